@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// Headless AgentDesk command line (see SPEC "The headless command line"). Built by `npm run build`.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const cli = fileURLToPath(new URL('../out/main/cli.js', import.meta.url));
+if (!existsSync(cli)) {
+  process.stderr.write('agentdesk: not built yet — run `npm run build` first\n');
+  process.exit(2);
+}
+await import(cli);

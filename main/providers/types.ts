@@ -1,0 +1,66 @@
+/**
+ * The one normalised event stream every provider produces (Anthropic Messages, OpenAI Chat, the demo model).
+ *
+ * Contract of a StreamFn:
+ * - It never throws once called; every failure (HTTP error, dropped connection, stall, abort, EOF without a
+ *   terminal event) ends the stream with exactly one `error` event.
+ * - A successful stream ends with exactly one `done` event.
+ * - Both terminal events carry the assistant message as far as it got (stopReason `error`/`aborted` on failure).
+ */
+import type { AssistantMessage, Message, StopReason, Usage } from '../engine/messages.js';
+
+export type ApiKind = 'anthropic' | 'openai-chat' | 'openai-responses' | 'demo';
+
+export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high';
+
+export interface ModelDef {
+  provider: string;
+  id: string;
+  api: ApiKind;
+  baseUrl?: string;
+  contextWindow: number;
+  maxTokens: number;
+  reasoning: boolean;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface StreamRequest {
+  model: ModelDef;
+  apiKey: string;
+  systemPrompt: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  thinking: ThinkingLevel;
+  signal: AbortSignal;
+  /** A stream that produces no bytes for this long ends with a timeout error (the SDKs never time out a body). */
+  idleTimeoutMs: number;
+  /** Extra HTTP headers (tests use them to pick fake-server scenarios). */
+  headers?: Record<string, string>;
+}
+
+export type ProviderEvent =
+  | { type: 'message_start'; id?: string }
+  | { type: 'text_delta'; index: number; delta: string }
+  | { type: 'thinking_delta'; index: number; delta: string }
+  | { type: 'toolcall_start'; index: number; id: string; name: string }
+  | { type: 'toolcall_delta'; index: number; delta: string }
+  | {
+      type: 'toolcall_end';
+      index: number;
+      id: string;
+      name: string;
+      arguments: Record<string, unknown>;
+      /** Set when the raw argument JSON could not be parsed or repaired; `arguments` is then `{}`. */
+      parseError?: string;
+    }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'done'; stopReason: Exclude<StopReason, 'error' | 'aborted'>; message: AssistantMessage }
+  | { type: 'error'; error: unknown; message: AssistantMessage };
+
+export type StreamFn = (req: StreamRequest) => AsyncIterable<ProviderEvent>;

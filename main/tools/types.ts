@@ -1,0 +1,26 @@
+/** A workspace tool. Tools throw ToolError (or any Error) on failure; the lifecycle wrapper (E12) records it. */
+import type { ToolSpec } from '../providers/types.js';
+
+export interface ToolContext {
+  /** Real path of the workspace root (symlinks resolved). */
+  workspace: string;
+  signal: AbortSignal;
+  /** Streams partial output (e.g. exec stdout) to the UI as `tool` update events. */
+  onUpdate?: (partial: string) => void;
+}
+
+export interface ToolOutput {
+  /** Text sent back to the model. */
+  content: string;
+  /** Structured details for the UI (not sent to the model). */
+  details?: Record<string, unknown>;
+}
+
+export interface Tool extends ToolSpec {
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** A failure whose message is meant for the model and the user as-is. */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}

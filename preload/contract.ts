@@ -1,0 +1,157 @@
+/**
+ * The typed API between the gateway (main process) and the renderer — shared by main, preload and renderer.
+ * Transports (Electron IPC, loopback WebSocket, in-process) all carry exactly these requests and events.
+ * This file must stay free of runtime imports so every bundle can include it.
+ */
+
+export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high';
+export type RunStatus = 'ok' | 'error' | 'timeout';
+
+export interface UsageDto {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  total: number;
+}
+
+export interface AgentParams {
+  message: string;
+  sessionKey?: string;
+  model?: string; // "provider/model"
+  thinking?: ThinkingLevel;
+  timeoutSeconds?: number;
+  idempotencyKey?: string;
+}
+
+export interface AgentAccepted {
+  runId: string;
+  sessionKey: string;
+  sessionId: string;
+  acceptedAt: number;
+}
+
+export interface WaitParams {
+  runId: string;
+  timeoutMs?: number;
+}
+
+export interface WaitResult {
+  status: RunStatus;
+  startedAt?: number;
+  endedAt?: number;
+  error?: string;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  payloads: { text: string; isError?: boolean }[];
+  usage: UsageDto;
+  meta: {
+    provider: string;
+    model: string;
+    profileId: string | null;
+    attempts: number;
+    compactions: number;
+    error?: string;
+  };
+}
+
+export interface SessionSummary {
+  sessionKey: string;
+  sessionId: string;
+  title: string;
+  model?: string;
+  updatedAt: number;
+  usage: UsageDto;
+}
+
+/** One displayable transcript entry. */
+export type HistoryEntry =
+  | { role: 'user'; text: string; timestamp: number }
+  | {
+      role: 'assistant';
+      text: string;
+      thinking: string;
+      toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[];
+      stopReason: string;
+      errorMessage?: string;
+      timestamp: number;
+    }
+  | { role: 'toolResult'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number };
+
+export interface ModelInfo {
+  ref: string; // provider/model
+  provider: string;
+  id: string;
+  contextWindow: number;
+  reasoning: boolean;
+  demo: boolean;
+  hasKey: boolean;
+}
+
+export interface AppInfo {
+  workspace: string;
+  home: string;
+  defaultModel: string;
+  version: string;
+}
+
+/** Request name → [params, result]. */
+export interface Methods {
+  agent: [AgentParams, AgentAccepted];
+  'agent.wait': [WaitParams, WaitResult];
+  'agent.result': [{ runId: string }, RunResult | null];
+  'agent.abort': [{ runId: string }, { aborted: boolean }];
+  'sessions.list': [Record<string, never>, SessionSummary[]];
+  'sessions.history': [{ sessionKey: string }, HistoryEntry[]];
+  'models.list': [Record<string, never>, ModelInfo[]];
+  'app.info': [Record<string, never>, AppInfo];
+}
+export type MethodName = keyof Methods;
+
+export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction';
+
+/** Payloads per stream. */
+export type LifecycleData =
+  | { phase: 'start'; startedAt: number; provider: string; model: string; demo?: boolean }
+  | { phase: 'end'; endedAt: number; result: RunResult }
+  | { phase: 'error'; endedAt: number; error: string; result: RunResult };
+export interface AssistantData {
+  /** New text since the previous assistant event of this run (never repeats earlier text). */
+  delta: string;
+  /** Full visible text of the current assistant message so far. */
+  text: string;
+}
+export interface ThinkingData {
+  delta: string;
+  text: string;
+}
+export type ToolData =
+  | { phase: 'start'; toolCallId: string; name: string; args: Record<string, unknown> }
+  | { phase: 'update'; toolCallId: string; name: string; partial: string }
+  | { phase: 'end'; toolCallId: string; name: string; result: string; isError: boolean; durationMs: number };
+export type CompactionData = { phase: 'start' } | { phase: 'end'; tokensBefore: number; tokensAfter: number };
+
+export interface AgentEvent {
+  type: 'event';
+  runId: string;
+  sessionKey: string;
+  /** Gapless per run, starting at 0. */
+  seq: number;
+  stream: StreamName;
+  data: LifecycleData | AssistantData | ThinkingData | ToolData | CompactionData;
+  ts: number;
+}
+
+/** What preload exposes as `window.agentdesk`. */
+export interface AgentDeskApi {
+  request<M extends MethodName>(method: M, params: Methods[M][0]): Promise<Methods[M][1]>;
+  /** Subscribe to all run events; returns an unsubscribe function. */
+  onEvent(listener: (event: AgentEvent) => void): () => void;
+}
+
+/** IPC channel names (Electron). */
+export const IPC_REQUEST = 'agentdesk:request';
+export const IPC_EVENT = 'agentdesk:event';
