@@ -123,10 +123,13 @@ export interface AssistantData {
   delta: string;
   /** Full visible text of the current assistant message so far. */
   text: string;
+  /** Index of the model call within the run (0, 1, …): a new value starts a new assistant message. */
+  turn?: number;
 }
 export interface ThinkingData {
   delta: string;
   text: string;
+  turn?: number;
 }
 export type ToolData =
   | { phase: 'start'; toolCallId: string; name: string; args: Record<string, unknown> }
