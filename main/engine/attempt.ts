@@ -1,0 +1,163 @@
+/**
+ * One attempt (E9 core): stream a model call, run its tool calls through the lifecycle wrapper (E12), append the
+ * results, and repeat until the model stops. Every message is persisted as soon as it is complete, so a run that
+ * fails part-way leaves a valid transcript behind.
+ */
+import type { AssistantMessage, Message, ToolResultMessage, Usage } from './messages.js';
+import { emptyUsage, toolCallsOf } from './messages.js';
+import type { ModelDef, StreamFn, ThinkingLevel, ToolSpec } from '../providers/types.js';
+import type { Tool } from '../tools/types.js';
+import type { RunEmitter } from './run-emitter.js';
+import type { EngineHooks } from './hooks.js';
+import { CallSubscriber } from './call-subscriber.js';
+import { runToolCall } from './tool-lifecycle.js';
+import { repairToolPairing } from './pairing.js';
+import { UsageAccumulator } from './usage.js';
+
+/** A tool loop longer than this is a runaway model; the attempt stops with an error. */
+export const MAX_TOOL_ROUNDS = 50;
+
+export interface AttemptParams {
+  runId: string;
+  sessionKey: string;
+  model: ModelDef;
+  apiKey: string;
+  streamFn: StreamFn;
+  systemPrompt: string;
+  /** The context so far, ending with this run's user message (already persisted). */
+  messages: Message[];
+  tools: readonly Tool[];
+  workspace: string;
+  thinking: ThinkingLevel;
+  signal: AbortSignal;
+  idleTimeoutMs: number;
+  emitter: RunEmitter;
+  hooks: EngineHooks;
+  now: () => number;
+  /** Appends one message to the session transcript (serialised by the session write lock, E13). */
+  persist: (message: Message) => Promise<void>;
+  headers?: Record<string, string>;
+  maxToolRounds?: number;
+}
+
+export interface AttemptResult {
+  kind: 'ok' | 'error';
+  /** Visible text of each assistant message of this attempt, in order. */
+  texts: string[];
+  usage: Usage;
+  calls: number;
+  toolErrors: number;
+  error?: unknown;
+  lastMessage?: AssistantMessage;
+}
+
+/**
+ * What is sent to the provider: failed (error/aborted) assistant turns are left out entirely — their partial tool
+ * calls would otherwise need results — and tool_use/tool_result pairing is repaired (E11).
+ */
+export function buildContext(messages: readonly Message[]): Message[] {
+  const kept = messages.filter(
+    (m) => !(m.role === 'assistant' && (m.stopReason === 'error' || m.stopReason === 'aborted')),
+  );
+  return repairToolPairing(kept);
+}
+
+const toolSpecs = (tools: readonly Tool[]): ToolSpec[] =>
+  tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+
+export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
+  const usage = new UsageAccumulator();
+  const messages = [...p.messages];
+  const specs = toolSpecs(p.tools);
+  const texts: string[] = [];
+  let toolErrors = 0;
+  const maxRounds = p.maxToolRounds ?? MAX_TOOL_ROUNDS;
+  const result = (kind: AttemptResult['kind'], extra: Partial<AttemptResult> = {}): AttemptResult => ({
+    kind,
+    texts,
+    usage: usage.calls > 0 ? usage.result() : emptyUsage(),
+    calls: usage.calls,
+    toolErrors,
+    ...extra,
+  });
+
+  for (let turn = 0; ; turn++) {
+    if (turn >= maxRounds) {
+      return result('error', { error: new Error(`The model kept calling tools for ${maxRounds} rounds; stopping.`) });
+    }
+    const subscriber = new CallSubscriber(p.emitter, turn);
+    const parseErrors = new Map<string, string>();
+    try {
+      const stream = p.streamFn({
+        model: p.model,
+        apiKey: p.apiKey,
+        systemPrompt: p.systemPrompt,
+        messages: buildContext(messages),
+        tools: specs,
+        thinking: p.thinking,
+        signal: p.signal,
+        idleTimeoutMs: p.idleTimeoutMs,
+        headers: p.headers,
+      });
+      for await (const event of stream) {
+        if (event.type === 'toolcall_end' && event.parseError) parseErrors.set(event.id, event.parseError);
+        subscriber.handle(event);
+      }
+    } catch (err) {
+      // Providers never throw by contract; this guards a broken one so the run still ends cleanly.
+      subscriber.handle({ type: 'error', error: err, message: failedMessage(p, 'error', err) });
+    }
+    const outcome = subscriber.finish(() => failedMessage(p, 'error'));
+    const message = outcome.message;
+    usage.add(message.usage);
+    await p.persist(message);
+    messages.push(message);
+    if (outcome.visibleText.trim()) texts.push(outcome.visibleText);
+    if (outcome.error !== undefined) {
+      return result('error', { error: outcome.error, lastMessage: message });
+    }
+
+    const calls = toolCallsOf(message);
+    if (calls.length === 0) return result('ok', { lastMessage: message });
+
+    for (const call of calls) {
+      const toolResult: ToolResultMessage = await runToolCall(call, {
+        runId: p.runId,
+        sessionKey: p.sessionKey,
+        tools: p.tools,
+        workspace: p.workspace,
+        signal: p.signal,
+        emitter: p.emitter,
+        hooks: p.hooks,
+        now: p.now,
+        parseErrors,
+      });
+      if (toolResult.isError) toolErrors++;
+      await p.persist(toolResult);
+      messages.push(toolResult);
+    }
+    if (p.signal.aborted) {
+      return result('error', { error: p.signal.reason ?? abortError(), lastMessage: message });
+    }
+  }
+}
+
+function abortError(): Error {
+  const err = new Error('The run was aborted.');
+  err.name = 'AbortError';
+  return err;
+}
+
+function failedMessage(p: AttemptParams, stopReason: 'error' | 'aborted', err?: unknown): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: [],
+    provider: p.model.provider,
+    model: p.model.id,
+    api: p.model.api,
+    usage: emptyUsage(),
+    stopReason,
+    errorMessage: err instanceof Error ? err.message : undefined,
+    timestamp: p.now(),
+  };
+}

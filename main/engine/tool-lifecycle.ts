@@ -1,0 +1,89 @@
+/**
+ * The one wrapper every tool call goes through (E12): name normalisation, argument checks, before_tool_call hook
+ * (may change params or block), execution with the run's abort signal, live updates, error formatting, the
+ * after_tool_call hook (fire-and-forget, with durationMs) and a ToolResultMessage — also for failures (`isError`).
+ */
+import type { ToolCallBlock, ToolResultMessage } from './messages.js';
+import type { Tool } from '../tools/types.js';
+import type { RunEmitter } from './run-emitter.js';
+import { logHookFailure, type EngineHooks } from './hooks.js';
+
+export interface ToolRunContext {
+  runId: string;
+  sessionKey: string;
+  tools: readonly Tool[];
+  workspace: string;
+  signal: AbortSignal;
+  emitter: RunEmitter;
+  hooks: EngineHooks;
+  now: () => number;
+  /** Raw-argument parse failures reported by the provider stream, by tool call id. */
+  parseErrors?: ReadonlyMap<string, string>;
+}
+
+/** Trims and case-folds a tool name the model may have drifted on (" read", "Read"). */
+export function findTool(tools: readonly Tool[], name: string): Tool | undefined {
+  const wanted = name.trim();
+  return tools.find((t) => t.name === wanted) ?? tools.find((t) => t.name.toLowerCase() === wanted.toLowerCase());
+}
+
+const errorText = (err: unknown): string =>
+  err instanceof Error ? err.message || err.name : typeof err === 'string' ? err : JSON.stringify(err);
+
+export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Promise<ToolResultMessage> {
+  const started = ctx.now();
+  const tool = findTool(ctx.tools, call.name);
+  const toolName = tool?.name ?? call.name;
+  let params = call.arguments;
+  ctx.emitter.emit('tool', { phase: 'start', toolCallId: call.id, name: toolName, args: params });
+
+  let content: string;
+  let isError = false;
+  try {
+    const parseError = ctx.parseErrors?.get(call.id);
+    if (!tool) {
+      throw new Error(`Unknown tool "${call.name}". Available tools: ${ctx.tools.map((t) => t.name).join(', ')}.`);
+    }
+    if (parseError) {
+      throw new Error(`The arguments for ${toolName} were not valid JSON (${parseError}). Call the tool again with valid JSON.`);
+    }
+    if (ctx.signal.aborted) throw new Error('The run was aborted before this tool ran.');
+    if (ctx.hooks.before_tool_call) {
+      let decision;
+      try {
+        decision = await ctx.hooks.before_tool_call({
+          runId: ctx.runId,
+          sessionKey: ctx.sessionKey,
+          toolCallId: call.id,
+          toolName,
+          params,
+        });
+      } catch (err) {
+        logHookFailure('before_tool_call', err);
+      }
+      if (decision?.block) throw new Error(decision.reason ?? `The call to ${toolName} was blocked by a hook.`);
+      if (decision?.params) params = decision.params;
+    }
+    const output = await tool.execute(params, {
+      workspace: ctx.workspace,
+      signal: ctx.signal,
+      onUpdate: (partial) =>
+        ctx.emitter.emit('tool', { phase: 'update', toolCallId: call.id, name: toolName, partial }),
+    });
+    content = output.content;
+  } catch (err) {
+    isError = true;
+    content = errorText(err);
+  }
+
+  const durationMs = ctx.now() - started;
+  ctx.emitter.emit('tool', { phase: 'end', toolCallId: call.id, name: toolName, result: content, isError, durationMs });
+  if (ctx.hooks.after_tool_call) {
+    const info = { runId: ctx.runId, sessionKey: ctx.sessionKey, toolCallId: call.id, toolName, params, result: content, isError, durationMs };
+    // Fire-and-forget: the run never waits for it, and its failure is only logged.
+    void Promise.resolve()
+      .then(() => ctx.hooks.after_tool_call?.(info))
+      .catch((err) => logHookFailure('after_tool_call', err));
+  }
+  return { role: 'toolResult', toolCallId: call.id, toolName, content, isError, timestamp: ctx.now() };
+}

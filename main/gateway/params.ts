@@ -1,0 +1,42 @@
+/** Validation of every request that reaches the gateway (D2: requests come from an untrusted renderer or socket). */
+import { z } from 'zod';
+import { GatewayError } from './types.js';
+
+const thinking = z.enum(['off', 'minimal', 'low', 'medium', 'high']);
+const sessionKey = z
+  .string()
+  .trim()
+  .min(1, 'sessionKey must not be empty')
+  .max(200, 'sessionKey is too long (max 200 characters)');
+
+export const paramSchemas = {
+  agent: z
+    .object({
+      message: z.string().refine((s) => s.trim().length > 0, 'message must not be empty').pipe(z.string().max(1_000_000)),
+      sessionKey: sessionKey.optional(),
+      model: z.string().regex(/^[^/\s]+\/\S+$/, 'model must look like "provider/model"').optional(),
+      thinking: thinking.optional(),
+      timeoutSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
+      idempotencyKey: z.string().min(1).max(200).optional(),
+    })
+    .strict(),
+  'agent.wait': z.object({ runId: z.string().min(1), timeoutMs: z.number().int().min(0).max(24 * 3600 * 1000).optional() }).strict(),
+  'agent.result': z.object({ runId: z.string().min(1) }).strict(),
+  'agent.abort': z.object({ runId: z.string().min(1) }).strict(),
+  'sessions.list': z.object({}).strict(),
+  'sessions.history': z.object({ sessionKey }).strict(),
+  'models.list': z.object({}).strict(),
+  'app.info': z.object({}).strict(),
+} as const;
+
+export type ParamMethod = keyof typeof paramSchemas;
+
+export function parseParams<M extends ParamMethod>(method: M, params: unknown): z.infer<(typeof paramSchemas)[M]> {
+  const result = paramSchemas[method].safeParse(params ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+    throw new GatewayError('bad_request', `${method}: ${where}${issue?.message ?? 'invalid parameters'}`);
+  }
+  return result.data as z.infer<(typeof paramSchemas)[M]>;
+}
