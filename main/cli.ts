@@ -1,1 +1,51 @@
-console.log('cli')
+/**
+ * Headless command line on the same gateway as the app (SPEC "The headless command line").
+ * Exit status: 0 ok, 1 a run that ended in error or timeout, 2 bad usage or bad config (one line naming the problem).
+ */
+import { parseAgentArgs, parseAuthArgs } from './cli/args.js';
+import { runAgentCommand } from './cli/agent-command.js';
+import { runAuthCommand } from './cli/auth-command.js';
+import { EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, HELP, UsageError } from './cli/usage-error.js';
+import pkg from '../package.json';
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Paste the API key, then press Enter and Ctrl-D: ');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const io = {
+    out: (s: string) => void process.stdout.write(s),
+    err: (s: string) => void process.stderr.write(s),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  try {
+    if (command === 'agent') return await runAgentCommand(parseAgentArgs(rest), io);
+    if (command === 'auth') return await runAuthCommand(parseAuthArgs(rest), { ...io, readStdin });
+    if (command === '--version' || command === '-v') {
+      io.out(`${pkg.version}\n`);
+      return EXIT_OK;
+    }
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      (command ? io.out : io.err)(`${HELP}\n`);
+      return command ? EXIT_OK : EXIT_USAGE;
+    }
+    throw new UsageError(`unknown command "${command}" (try --help)`);
+  } catch (err) {
+    const e = err as Error;
+    if (e instanceof UsageError || e?.name === 'ConfigError') {
+      io.err(`agentdesk: ${e.message.split('\n')[0]}\n`);
+      return EXIT_USAGE;
+    }
+    io.err(`agentdesk: ${e?.message ?? String(err)}\n`);
+    return EXIT_RUN_FAILED;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+// Flush stdout before exiting; lingering sockets (a stalled provider) must not keep the process alive.
+process.stdout.write('', () => process.exit(code));

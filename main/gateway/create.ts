@@ -44,6 +44,8 @@ export interface GatewayOptions {
   /** Opens the OS keychain (injectable; default keytar). */
   openSecrets?: () => Promise<SecretStore>;
   version?: string;
+  /** An already loaded config (the CLI loads it first to report problems with exit status 2). */
+  config?: AppConfig;
 }
 
 /** Idle watchdog per provider: configured timeoutSeconds, else 120 s for cloud APIs and 300 s for self-hosted ones. */
@@ -57,7 +59,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now;
   const timers = opts.timers ?? nodeTimers;
-  const config = await loadConfig(opts.home);
+  const config = opts.config ?? (await loadConfig(opts.home));
   const workspace = await realWorkspace(opts.workspace);
   const store = new SessionStore(join(opts.home, 'sessions'));
   const tools = createWorkspaceTools();

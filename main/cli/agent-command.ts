@@ -1,0 +1,117 @@
+/**
+ * `agentdesk agent`: one run through the same gateway the app uses. `--json` prints every event as one JSON line
+ * and then exactly one result line; otherwise the reply streams to stdout and progress goes to stderr.
+ */
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { AgentEvent, RunResult } from '../../preload/contract.js';
+import { createAppGateway } from '../gateway/create.js';
+import { loadConfig } from '../engine/config/load.js';
+import { resolveModel, defaultModelRef } from '../engine/models.js';
+import type { AgentArgs } from './args.js';
+import { defaultHome } from './home.js';
+import { EXIT_OK, EXIT_RUN_FAILED, UsageError } from './usage-error.js';
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> {
+  const home = resolve(io.cwd, args.home ?? defaultHome(io.env));
+  await mkdir(home, { recursive: true });
+  const config = await loadConfig(home).catch((err: Error) => {
+    throw new UsageError(err.message);
+  });
+  const ref = args.model ?? defaultModelRef(config, io.env);
+  try {
+    resolveModel(config, ref);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const workspace = resolve(io.cwd, args.workspace ?? config.agent.workspace ?? io.cwd);
+  const gateway = await createAppGateway({ home, workspace, env: io.env, config }).catch((err: Error) => {
+    throw new UsageError(err.message);
+  });
+
+  const printer = args.json ? jsonPrinter(io) : textPrinter(io);
+  // Events can arrive before `agent` returns the runId: buffer them until it is known.
+  let runId: string | undefined;
+  const early: AgentEvent[] = [];
+  const unsubscribe = gateway.onEvent((event) => {
+    if (runId === undefined) early.push(event);
+    else if (event.runId === runId) printer.event(event);
+  });
+  try {
+    const accepted = await gateway.request('agent', {
+      message: args.message,
+      model: ref,
+      ...(args.session ? { sessionKey: args.session } : {}),
+      ...(args.thinking ? { thinking: args.thinking } : {}),
+      ...(args.timeoutSeconds ? { timeoutSeconds: args.timeoutSeconds } : {}),
+    });
+    runId = accepted.runId;
+    for (const event of early) if (event.runId === runId) printer.event(event);
+    early.length = 0;
+    const runTimeoutMs = (args.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000;
+    // The run's own timeout ends it; the wait only needs to outlast that.
+    await gateway.request('agent.wait', { runId, timeoutMs: Math.min(runTimeoutMs + 30_000, 24 * 3600 * 1000) });
+    const result = await gateway.request('agent.result', { runId });
+    if (!result) throw new Error('The run did not finish.');
+    printer.result(result);
+    return result.status === 'ok' ? EXIT_OK : EXIT_RUN_FAILED;
+  } finally {
+    unsubscribe();
+    await gateway.close();
+  }
+}
+
+interface Printer {
+  event(e: AgentEvent): void;
+  result(r: RunResult): void;
+}
+
+function jsonPrinter(io: Io): Printer {
+  return {
+    event: (e) => io.out(`${JSON.stringify({ type: 'event', runId: e.runId, seq: e.seq, stream: e.stream, data: e.data })}\n`),
+    result: (r) =>
+      io.out(
+        `${JSON.stringify({ type: 'result', runId: r.runId, status: r.status, payloads: r.payloads.map((p) => ({ text: p.text })), usage: r.usage, meta: r.meta })}\n`,
+      ),
+  };
+}
+
+function textPrinter(io: Io): Printer {
+  let lastTurn = -1;
+  let atLineStart = true;
+  const write = (s: string) => {
+    if (!s) return;
+    io.out(s);
+    atLineStart = s.endsWith('\n');
+  };
+  return {
+    event(e) {
+      const d = e.data as Record<string, unknown>;
+      if (e.stream === 'lifecycle' && d.phase === 'start') {
+        io.err(`agentdesk: ${String(d.provider)}/${String(d.model)}${d.demo ? ' (offline demo model)' : ''}\n`);
+      } else if (e.stream === 'assistant') {
+        const turn = typeof d.turn === 'number' ? d.turn : 0;
+        if (turn !== lastTurn && lastTurn !== -1 && !atLineStart) write('\n\n');
+        lastTurn = turn;
+        write(String(d.delta));
+      } else if (e.stream === 'tool' && d.phase === 'start') {
+        if (!atLineStart) write('\n');
+        io.err(`→ ${String(d.name)} ${JSON.stringify(d.args)}\n`);
+      } else if (e.stream === 'tool' && d.phase === 'end') {
+        io.err(`${d.isError ? '✗' : '✓'} ${String(d.name)} (${String(d.durationMs)} ms)${d.isError ? `: ${String(d.result).split('\n')[0]}` : ''}\n`);
+      }
+    },
+    result(r) {
+      if (!atLineStart) write('\n');
+      if (r.status !== 'ok') io.err(`agentdesk: run ${r.status}: ${r.meta.error ?? 'unknown error'}\n`);
+      else if (lastTurn === -1) for (const p of r.payloads) write(`${p.text}\n`);
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/** Strict flag parsing for the CLI contract (SPEC "The headless command line"). */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ThinkingLevel } from '../providers/types.js';
+import { UsageError } from './usage-error.js';
+
+export interface AgentArgs {
+  message: string;
+  session?: string;
+  home?: string;
+  workspace?: string;
+  model?: string;
+  thinking?: ThinkingLevel;
+  timeoutSeconds?: number;
+  json: boolean;
+}
+
+const THINKING: readonly string[] = ['off', 'minimal', 'low', 'medium', 'high'];
+
+function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals });
+  } catch (err) {
+    // node's messages are long ("Unknown option '--x'. To specify a positional argument…"): keep the first sentence.
+    throw new UsageError((err as Error).message.split('. ')[0]!.replace(/\.$/, ''));
+  }
+}
+
+export function parseAgentArgs(args: string[]): AgentArgs {
+  const { values } = parse(args, {
+    message: { type: 'string', short: 'm' },
+    session: { type: 'string' },
+    home: { type: 'string' },
+    workspace: { type: 'string' },
+    model: { type: 'string' },
+    thinking: { type: 'string' },
+    timeout: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const v = values as Record<string, string | boolean | undefined>;
+  const message = v.message as string | undefined;
+  if (message === undefined) throw new UsageError('missing --message TEXT');
+  if (!message.trim()) throw new UsageError('--message must not be empty');
+  const thinking = v.thinking as string | undefined;
+  if (thinking !== undefined && !THINKING.includes(thinking)) {
+    throw new UsageError(`--thinking must be one of ${THINKING.join(', ')} (got "${thinking}")`);
+  }
+  let timeoutSeconds: number | undefined;
+  if (v.timeout !== undefined) {
+    timeoutSeconds = Number(v.timeout);
+    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+      throw new UsageError(`--timeout must be a positive number of seconds (got "${String(v.timeout)}")`);
+    }
+  }
+  const model = v.model as string | undefined;
+  if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model)) {
+    throw new UsageError(`--model must look like PROVIDER/MODEL (got "${model}")`);
+  }
+  const session = v.session as string | undefined;
+  if (session !== undefined && !session.trim()) throw new UsageError('--session must not be empty');
+  for (const flag of ['home', 'workspace'] as const) {
+    if (v[flag] !== undefined && !(v[flag] as string).trim()) throw new UsageError(`--${flag} must not be empty`);
+  }
+  return {
+    message,
+    session,
+    home: v.home as string | undefined,
+    workspace: v.workspace as string | undefined,
+    model,
+    thinking: thinking as ThinkingLevel | undefined,
+    timeoutSeconds,
+    json: v.json === true,
+  };
+}
+
+export interface AuthArgs {
+  action: 'add' | 'list' | 'remove';
+  provider?: string;
+  label?: string;
+  id?: string;
+  home?: string;
+}
+
+export function parseAuthArgs(args: string[]): AuthArgs {
+  const [action, ...rest] = args;
+  if (action === 'add') {
+    const { values } = parse(rest, { provider: { type: 'string' }, label: { type: 'string' }, home: { type: 'string' } });
+    const v = values as Record<string, string | undefined>;
+    if (!v.provider) throw new UsageError('auth add needs --provider NAME');
+    if (!v.label) throw new UsageError('auth add needs --label LABEL');
+    if (!/^[\w.-]+$/.test(v.label)) throw new UsageError('--label may only contain letters, digits, "_", "-" and "."');
+    return { action, provider: v.provider, label: v.label, home: v.home };
+  }
+  if (action === 'list') {
+    const { values } = parse(rest, { home: { type: 'string' } });
+    return { action, home: (values as Record<string, string | undefined>).home };
+  }
+  if (action === 'remove') {
+    const { values, positionals } = parse(rest, { home: { type: 'string' } }, true);
+    if (positionals.length !== 1) throw new UsageError('auth remove needs exactly one profile ID (see `agentdesk auth list`)');
+    return { action, id: positionals[0], home: (values as Record<string, string | undefined>).home };
+  }
+  throw new UsageError(action ? `unknown auth command "${action}" (use add, list or remove)` : 'auth needs a command: add, list or remove');
+}
