@@ -1,0 +1,34 @@
+/** The workspace tool set (T1 subset): list, read, write, exec. */
+import type { ToolSpec } from '../providers/types.js';
+import { createExecTool } from './exec.js';
+import { createListTool } from './list.js';
+import { createReadTool } from './read.js';
+import type { Tool } from './types.js';
+import { createWriteTool } from './write.js';
+
+export interface WorkspaceToolOptions {
+  /** Default exec timeout (clamped to 600 s). */
+  execTimeoutMs?: number;
+  /** exec output cap in characters (head + tail kept). */
+  outputCapChars?: number;
+  /** read output cap in characters. */
+  readCapChars?: number;
+}
+
+export function createWorkspaceTools(opts: WorkspaceToolOptions = {}): Tool[] {
+  return [
+    createListTool(),
+    createReadTool({ capChars: opts.readCapChars }),
+    createWriteTool(),
+    createExecTool({ timeoutMs: opts.execTimeoutMs, capChars: opts.outputCapChars }),
+  ];
+}
+
+/** What the model sees of each tool: name, description, JSON-Schema parameters (no execute). */
+export function toolSpecsOf(tools: readonly Tool[]): ToolSpec[] {
+  return tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+}
+
+export { realWorkspace, resolveInWorkspace } from './paths.js';
+export { ToolError } from './types.js';
+export type { Tool, ToolContext, ToolOutput } from './types.js';

@@ -1,0 +1,83 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReadTool } from '../../main/tools/read.js';
+import { ToolError, type ToolContext } from '../../main/tools/types.js';
+
+let root = '';
+let ws = '';
+const ctx = (): ToolContext => ({ workspace: ws, signal: new AbortController().signal });
+const tenLines = Array.from({ length: 10 }, (_, i) => `line${String(i + 1).padStart(2, '0')}`).join('\n') + '\n';
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(tmpdir(), 'agentdesk-read-')));
+  ws = path.join(root, 'ws');
+  await mkdir(path.join(ws, 'sub'), { recursive: true });
+  await writeFile(path.join(root, 'secret.txt'), 'secret');
+  await writeFile(path.join(ws, 'hello.txt'), 'hello\nworld\n');
+  await writeFile(path.join(ws, 'ten.txt'), tenLines);
+  await writeFile(path.join(ws, 'crlf.txt'), 'a\r\nb\r\n');
+  await writeFile(path.join(ws, 'empty.txt'), '');
+  await writeFile(path.join(ws, 'long.txt'), 'x'.repeat(100));
+  await writeFile(path.join(ws, 'image.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+  await symlink(path.join(root, 'secret.txt'), path.join(ws, 'leak.txt'));
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('read', () => {
+  const read = createReadTool({ capChars: 20 });
+  const readBig = createReadTool();
+
+  it.each([
+    ['whole file', { path: 'hello.txt' }, 'hello\nworld'],
+    ['absolute path inside', { path: '<ws>/hello.txt' }, 'hello\nworld'],
+    ['CRLF lines', { path: 'crlf.txt' }, 'a\nb'],
+    ['empty file', { path: 'empty.txt' }, '[empty file]'],
+    ['offset and limit', { path: 'ten.txt', offset: 3, limit: 2 }, 'line03\nline04\n\n[showing lines 3–4 of 10; use offset/limit to read more]'],
+    ['offset to the end', { path: 'ten.txt', offset: 9 }, 'line09\nline10\n\n[showing lines 9–10 of 10; use offset/limit to read more]'],
+    ['null offset means none', { path: 'hello.txt', offset: null }, 'hello\nworld'],
+  ])('%s', async (_label, args, expected) => {
+    const a = { ...args, path: args.path.replace('<ws>', ws) };
+    const out = await readBig.execute(a, ctx());
+    expect(out.content).toBe(expected);
+  });
+
+  it('caps output at the character limit with a note of what was cut', async () => {
+    const out = await read.execute({ path: 'ten.txt' }, ctx());
+    expect(out.content).toBe('line01\nline02\nline03\n\n[truncated: showing lines 1–3 of 10; use offset/limit]');
+    expect(out.details).toMatchObject({ totalLines: 10, lastLine: 3 });
+  });
+
+  it('cuts a single line longer than the cap', async () => {
+    const out = await read.execute({ path: 'long.txt' }, ctx());
+    expect(out.content).toBe(`${'x'.repeat(20)}\n\n[truncated: line 1 is 100 chars long, showing the first 20; use offset/limit]`);
+  });
+
+  it.each([
+    ['a directory', { path: 'sub' }, /^read: "sub" is a directory; use list to see its entries$/],
+    ['a binary file', { path: 'image.bin' }, /^read: "image\.bin" looks like a binary file \(NUL byte in the first 8 KB\)/],
+    ['a missing file', { path: 'nope.txt' }, /^No such file or directory: nope\.txt$/],
+    ['a path outside', { path: '../secret.txt' }, /outside the workspace/],
+    ['a symlink to outside', { path: 'leak.txt' }, /through a symlink/],
+    ['an offset past the end', { path: 'ten.txt', offset: 11 }, /^read: offset 11 is past the end of "ten\.txt" \(10 lines\)$/],
+    ['no path', {}, /^read: `path` is required$/],
+    ['a non-string path', { path: 3 }, /^read: `path` must be a string$/],
+    ['offset 0', { path: 'ten.txt', offset: 0 }, /^read: `offset` must be a positive integer \(1-based line number to start at\)$/],
+    ['a fractional limit', { path: 'ten.txt', limit: 1.5 }, /^read: `limit` must be a positive integer/],
+    ['an unknown argument', { path: 'ten.txt', lines: 3 }, /^read: unknown argument `lines` \(allowed: path, offset, limit\)$/],
+  ])('refuses %s', async (_label, args, message) => {
+    const run = readBig.execute(args, ctx());
+    await expect(run).rejects.toThrow(ToolError);
+    await expect(run).rejects.toThrow(message);
+  });
+
+  it('refuses arguments that are not an object', async () => {
+    await expect(readBig.execute(null as unknown as Record<string, unknown>, ctx())).rejects.toThrow(
+      /^read: arguments must be a JSON object$/,
+    );
+  });
+});
