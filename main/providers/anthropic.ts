@@ -1,0 +1,106 @@
+/**
+ * Anthropic Messages API StreamFn. Consumes the SDK's RAW event stream (the MessageStream helper throws on invalid
+ * tool JSON and loses the turn), so tool arguments are parsed and repaired here.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { emptyUsage } from '../engine/messages.js';
+import { mapAnthropicStopReason, mergeAnthropicUsage, toAnthropicParams } from './anthropic-convert.js';
+import { ClientCache } from './client-cache.js';
+import { StreamTruncatedError } from './errors.js';
+import { runProviderStream, type DoneReason, type StreamContext } from './stream-runner.js';
+import type { ProviderEvent, StreamFn, StreamRequest } from './types.js';
+
+const clients = new ClientCache<Anthropic>(
+  (baseUrl, apiKey) =>
+    // The engine does its own failover: no SDK retries (they also sleep any retry-after).
+    new Anthropic({ apiKey, ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 }),
+);
+
+export const streamAnthropic: StreamFn = (req) => runProviderStream(req, (ctx) => anthropicBody(req, ctx));
+
+async function* anthropicBody(req: StreamRequest, ctx: StreamContext): AsyncGenerator<ProviderEvent, DoneReason> {
+  const client = clients.get(req.model.baseUrl, req.apiKey);
+  const params = toAnthropicParams(req);
+  // Per-request headers (not client defaultHeaders) so the cached client serves every header set.
+  const stream = await ctx.watch(
+    client.messages.create(params, { signal: ctx.signal, ...(req.headers ? { headers: req.headers } : {}) }),
+  );
+
+  const b = ctx.builder;
+  /** Anthropic block index → builder tool index (text/thinking use the builder's keys). */
+  const toolIndex = new Map<number, number>();
+  let usage = emptyUsage();
+  let stopReason: string | null | undefined;
+  let stopped = false;
+
+  for await (const ev of ctx.events(stream)) {
+    switch (ev.type) {
+      case 'message_start': {
+        yield { type: 'message_start', id: ev.message.id };
+        usage = mergeAnthropicUsage(usage, ev.message.usage);
+        yield b.setUsage(usage);
+        break;
+      }
+      case 'content_block_start': {
+        const block = ev.content_block;
+        const key = String(ev.index);
+        if (block.type === 'text') {
+          const e = b.appendText(key, block.text);
+          if (e) yield e;
+        } else if (block.type === 'thinking') {
+          const e = b.appendThinking(key, block.thinking);
+          if (e) yield e;
+          b.appendSignature(key, block.signature);
+        } else if (block.type === 'redacted_thinking') {
+          b.addRedactedThinking(block.data);
+        } else if (block.type === 'tool_use') {
+          const { index, event } = b.startToolCall(block.id, block.name);
+          toolIndex.set(ev.index, index);
+          yield event;
+        }
+        // Server-tool blocks (web search etc.) are not requested by this app and are ignored.
+        break;
+      }
+      case 'content_block_delta': {
+        const key = String(ev.index);
+        const d = ev.delta;
+        let e: ProviderEvent | undefined;
+        if (d.type === 'text_delta') e = b.appendText(key, d.text);
+        else if (d.type === 'thinking_delta') e = b.appendThinking(key, d.thinking);
+        else if (d.type === 'signature_delta') b.appendSignature(key, d.signature);
+        else if (d.type === 'input_json_delta') {
+          const ti = toolIndex.get(ev.index);
+          if (ti !== undefined) e = b.appendToolArgs(ti, d.partial_json);
+        }
+        if (e) yield e;
+        break;
+      }
+      case 'content_block_stop': {
+        const ti = toolIndex.get(ev.index);
+        if (ti !== undefined) {
+          const e = b.endToolCall(ti);
+          if (e) yield e;
+        }
+        break;
+      }
+      case 'message_delta': {
+        if (ev.delta.stop_reason !== undefined) stopReason = ev.delta.stop_reason;
+        if (ev.usage) {
+          usage = mergeAnthropicUsage(usage, ev.usage);
+          yield b.setUsage(usage);
+        }
+        break;
+      }
+      case 'message_stop':
+        stopped = true;
+        break;
+      default:
+        break; // unknown event names pass through the 1.x SDK; ignore them
+    }
+    if (stopped) break;
+  }
+
+  if (!stopped) throw new StreamTruncatedError('Anthropic stream ended before message_stop');
+  for (const e of b.endOpenToolCalls()) yield e;
+  return mapAnthropicStopReason(stopReason);
+}

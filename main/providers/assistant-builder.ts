@@ -1,0 +1,154 @@
+/**
+ * Assembles the AssistantMessage from exactly the deltas a provider emits, so the final message can never hold
+ * text the stream did not show (and never holds it twice). Every method that changes content returns the
+ * ProviderEvent to emit for that change.
+ */
+import type { AssistantBlock, AssistantMessage, StopReason, Usage } from '../engine/messages.js';
+import { emptyUsage } from '../engine/messages.js';
+import type { ModelDef, ProviderEvent } from './types.js';
+import { parseToolArgs } from './tool-args.js';
+
+interface OpenToolCall {
+  id: string;
+  name: string;
+  raw: string;
+  ended: boolean;
+}
+
+type ToolEndEvent = Extract<ProviderEvent, { type: 'toolcall_end' }>;
+
+export class AssistantBuilder {
+  private readonly blocks: AssistantBlock[] = [];
+  private readonly tools = new Map<number, OpenToolCall>();
+  private readonly keys = new Map<string, number>();
+  private usage: Usage = emptyUsage();
+  private readonly timestamp: number;
+
+  constructor(
+    private readonly model: ModelDef,
+    now: () => number = Date.now,
+  ) {
+    this.timestamp = now();
+  }
+
+  /** Block index of a keyed block, if it was created. */
+  indexOf(key: string): number | undefined {
+    return this.keys.get(key);
+  }
+
+  /**
+   * Text and thinking blocks are created lazily, on their first non-empty delta, so the message never holds an
+   * empty block and event indices always equal indices into the final `content`. `key` names the provider's
+   * block (e.g. Anthropic's block index); deltas with the same key go to the same block.
+   */
+  appendText(key: string, delta: string): ProviderEvent | undefined {
+    if (delta === '') return undefined;
+    const index = this.ensure(key, () => ({ type: 'text', text: '' }));
+    const b = this.blocks[index]!;
+    if (b.type !== 'text') return undefined;
+    b.text += delta;
+    return { type: 'text_delta', index, delta };
+  }
+
+  appendThinking(key: string, delta: string): ProviderEvent | undefined {
+    if (delta === '') return undefined;
+    const index = this.ensure(key, () => ({ type: 'thinking', thinking: '' }));
+    const b = this.blocks[index]!;
+    if (b.type !== 'thinking') return undefined;
+    b.thinking += delta;
+    return { type: 'thinking_delta', index, delta };
+  }
+
+  /** Anthropic signature (may arrive for a block whose thinking text is omitted: the block must still exist). */
+  appendSignature(key: string, signature: string): void {
+    if (signature === '') return;
+    const index = this.ensure(key, () => ({ type: 'thinking', thinking: '' }));
+    const b = this.blocks[index]!;
+    if (b.type === 'thinking') b.signature = (b.signature ?? '') + signature;
+  }
+
+  addRedactedThinking(data: string): void {
+    this.blocks.push({ type: 'thinking', thinking: '', redacted: data });
+  }
+
+  private ensure(key: string, make: () => AssistantBlock): number {
+    let index = this.keys.get(key);
+    if (index === undefined) {
+      this.blocks.push(make());
+      index = this.blocks.length - 1;
+      this.keys.set(key, index);
+    }
+    return index;
+  }
+
+  startToolCall(id: string, name: string): { index: number; event: ProviderEvent } {
+    this.blocks.push({ type: 'toolCall', id, name, arguments: {} });
+    const index = this.blocks.length - 1;
+    this.tools.set(index, { id, name, raw: '', ended: false });
+    return { index, event: { type: 'toolcall_start', index, id, name } };
+  }
+
+  appendToolArgs(index: number, delta: string): ProviderEvent | undefined {
+    const t = this.tools.get(index);
+    if (!t || t.ended || delta === '') return undefined;
+    t.raw += delta;
+    return { type: 'toolcall_delta', index, delta };
+  }
+
+  /** Parses (and if needed repairs) the call's argument JSON. Returns undefined if already ended or unknown. */
+  endToolCall(index: number): ToolEndEvent | undefined {
+    const t = this.tools.get(index);
+    const b = this.blocks[index];
+    if (!t || t.ended || !b || b.type !== 'toolCall') return undefined;
+    t.ended = true;
+    const parsed = parseToolArgs(t.raw);
+    b.arguments = parsed.arguments;
+    const ev: ToolEndEvent = { type: 'toolcall_end', index, id: t.id, name: t.name, arguments: parsed.arguments };
+    if (parsed.parseError !== undefined) ev.parseError = parsed.parseError;
+    return ev;
+  }
+
+  /** Ends every tool call still open (a provider that never sent its block-stop event). */
+  endOpenToolCalls(): ToolEndEvent[] {
+    const out: ToolEndEvent[] = [];
+    for (const index of [...this.tools.keys()].sort((a, b) => a - b)) {
+      const ev = this.endToolCall(index);
+      if (ev) out.push(ev);
+    }
+    return out;
+  }
+
+  hasToolCalls(): boolean {
+    return this.tools.size > 0;
+  }
+
+  setUsage(usage: Usage): ProviderEvent {
+    this.usage = { ...usage };
+    return { type: 'usage', usage: { ...usage } };
+  }
+
+  getUsage(): Usage {
+    return { ...this.usage };
+  }
+
+  /** The message as far as it got. Tool calls still open get best-effort arguments (without events). */
+  snapshot(stopReason: StopReason, errorMessage?: string): AssistantMessage {
+    const content: AssistantBlock[] = this.blocks.map((b, i) => {
+      if (b.type !== 'toolCall') return { ...b };
+      const t = this.tools.get(i);
+      return { ...b, arguments: t && !t.ended ? parseToolArgs(t.raw).arguments : b.arguments };
+    });
+    const msg: AssistantMessage = {
+      role: 'assistant',
+      content,
+      provider: this.model.provider,
+      model: this.model.id,
+      api: this.model.api,
+      usage: { ...this.usage },
+      stopReason,
+      timestamp: this.timestamp,
+    };
+    if (errorMessage !== undefined) msg.errorMessage = errorMessage;
+    return msg;
+  }
+}

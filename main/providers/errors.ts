@@ -1,0 +1,46 @@
+/**
+ * Error classes the providers end a stream with when the SDK itself would not fail (or fails unhelpfully).
+ * The engine classifies them by `name` (failover reason "timeout" for the first and last, "aborted" for AbortError).
+ */
+
+/** No bytes from the provider for `idleMs` (the SDKs never time out a response body). */
+export class IdleTimeoutError extends Error {
+  override readonly name = 'IdleTimeoutError';
+  constructor(readonly idleMs: number) {
+    super(`No data from the provider for ${formatSeconds(idleMs)}`);
+  }
+}
+
+/** The caller's AbortSignal fired. `cause` is the signal's reason. */
+export class AbortError extends Error {
+  override readonly name = 'AbortError';
+  constructor(message = 'The request was aborted', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The HTTP body ended cleanly but without the protocol's terminal event (a silent truncation otherwise). */
+export class StreamTruncatedError extends Error {
+  override readonly name = 'StreamTruncatedError';
+}
+
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return Number.isInteger(s) ? `${s}s` : `${s.toFixed(1)}s`;
+}
+
+/** A short human-readable description of anything thrown. */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const msg = err.message || err.name;
+    // undici's "terminated" says nothing to a person reading the chat.
+    if (err instanceof TypeError && msg === 'terminated') return 'Connection to the provider was lost (terminated)';
+    return msg;
+  }
+  if (typeof err === 'string') return err;
+  try {
+    return JSON.stringify(err) ?? String(err);
+  } catch {
+    return String(err);
+  }
+}

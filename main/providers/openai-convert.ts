@@ -1,0 +1,95 @@
+/**
+ * Pure conversion of a StreamRequest into OpenAI Chat Completions parameters, and the small mappers for what
+ * comes back (finish reason, usage). Works for OpenAI and OpenAI-compatible servers (Ollama, LM Studio, vLLM…).
+ */
+import type OpenAI from 'openai';
+import type { Message, StopReason, Usage } from '../engine/messages.js';
+import type { StreamRequest, ToolSpec } from './types.js';
+
+type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type StreamingParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+
+export function toOpenAITools(tools: ToolSpec[]): OpenAI.Chat.Completions.ChatCompletionTool[] {
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
+}
+
+/**
+ * Message[] → chat messages. Thinking is not sent back (servers differ on whether they accept it); an assistant
+ * turn with neither text nor tool calls is left out; tool results become `role: "tool"` messages.
+ */
+export function toOpenAIMessages(systemPrompt: string, messages: Message[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  if (systemPrompt.trim() !== '') out.push({ role: 'system', content: systemPrompt });
+  for (const m of messages) {
+    if (m.role === 'user') {
+      out.push({ role: 'user', content: m.content });
+    } else if (m.role === 'toolResult') {
+      out.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.content });
+    } else {
+      const text = m.content
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text)
+        .join('');
+      const calls = m.content.flatMap((b) =>
+        b.type === 'toolCall'
+          ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.arguments) } }]
+          : [],
+      );
+      if (text.trim() === '' && calls.length === 0) continue;
+      const msg: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = {
+        role: 'assistant',
+        content: text.trim() === '' ? null : text,
+      };
+      if (calls.length > 0) msg.tool_calls = calls;
+      out.push(msg);
+    }
+  }
+  return out;
+}
+
+export function toOpenAIParams(req: StreamRequest): StreamingParams {
+  const params: StreamingParams = {
+    model: req.model.id,
+    messages: toOpenAIMessages(req.systemPrompt, req.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+    max_completion_tokens: req.model.maxTokens,
+  };
+  if (req.tools.length > 0) {
+    params.tools = toOpenAITools(req.tools);
+    params.tool_choice = 'auto'; // only with tools: some compatible servers reject tool_choice alone
+  }
+  // E21: reasoning effort, only for models that reason.
+  if (req.model.reasoning && req.thinking !== 'off') params.reasoning_effort = req.thinking;
+  return params;
+}
+
+export function mapOpenAIFinishReason(reason: string | null | undefined): Exclude<StopReason, 'error' | 'aborted'> {
+  switch (reason) {
+    case 'length':
+      return 'length';
+    case 'tool_calls':
+    case 'function_call':
+      return 'toolUse';
+    default:
+      // stop, content_filter, and anything new.
+      return 'stop';
+  }
+}
+
+export interface OpenAIUsageFields {
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+}
+
+export function mapOpenAIUsage(u: OpenAIUsageFields): Usage {
+  const prompt = u.prompt_tokens ?? 0;
+  const cacheRead = Math.min(u.prompt_tokens_details?.cached_tokens ?? 0, prompt);
+  const input = prompt - cacheRead;
+  const output = u.completion_tokens ?? 0;
+  return { input, output, cacheRead, cacheWrite: 0, total: input + cacheRead + output };
+}
