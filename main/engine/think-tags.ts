@@ -1,0 +1,315 @@
+/**
+ * E14: a stateful, streaming splitter for inline reasoning tags.
+ *
+ * Models served through OpenAI-compatible endpoints often put their reasoning inline as
+ * `<think>…</think>` (also thinking / thought / antthinking, optionally `antml:` or `mm:` prefixed,
+ * any case, with attributes). This filter routes such content to `thinking` and everything else to
+ * `text`, one delta at a time:
+ *
+ * - `<final>` / `</final>` tags are removed, their content stays text. A `<final>` opening while a
+ *   think block is still open ends the think block (fixes the "unclosed `<think>` followed by
+ *   `<final>` leaks reasoning" bug class, OpenClaw #87712).
+ * - A tag split across deltas (`<thi` + `nk>`) works: a trailing fragment that may still become a tag
+ *   is held back until the next `push`; `flush` releases a held fragment as-is.
+ * - Tags inside inline code (`…`) or fenced blocks (``` / ~~~) are literal text. That state is kept
+ *   across deltas, including a backtick/tilde run split across deltas. An inline code span also ends
+ *   at a newline, so a stray backtick cannot hide tags for the rest of the message.
+ * - An orphan `</think>` (no opener): the text before it, back to the message start or the previous
+ *   think boundary, was leaked reasoning and moves to `thinking`. A streaming filter cannot take back
+ *   text it has already returned: when part of that text was returned by an earlier `push`, the tag is
+ *   simply dropped and the text stays text. So for this one case the split matters; run
+ *   `stripThinkTags` over the final message text to get the one-shot answer.
+ * - Whitespace right after a think block is dropped while no visible text has been produced yet
+ *   (`<think>x</think>\n\nAnswer` → `Answer`).
+ * - An unclosed `<think>` at `flush`: its content stays thinking. Self-closing `<think/>` is removed.
+ *
+ * Cost is linear in the input: each character is looked at once, plus a bounded rescan of a held
+ * fragment (at most MAX_TAG_LENGTH characters).
+ */
+
+export interface ThinkSplit {
+  text: string;
+  thinking: string;
+}
+
+export interface ThinkTagFilter {
+  push(chunk: string): ThinkSplit;
+  /** Ends the message: releases any held fragment and resets the filter for reuse. */
+  flush(): ThinkSplit;
+}
+
+type TagKind = 'think' | 'final';
+
+const BASE_NAMES: ReadonlyArray<[string, TagKind]> = [
+  ['think', 'think'],
+  ['thinking', 'think'],
+  ['thought', 'think'],
+  ['antthinking', 'think'],
+  ['final', 'final'],
+];
+const PREFIXES = ['', 'antml:', 'mm:'];
+
+const TAG_NAMES = new Map<string, TagKind>();
+const NAME_PREFIXES = new Set<string>();
+for (const prefix of PREFIXES) {
+  for (const [base, kind] of BASE_NAMES) {
+    const name = prefix + base;
+    TAG_NAMES.set(name, kind);
+    for (let i = 1; i <= name.length; i++) NAME_PREFIXES.add(name.slice(0, i));
+  }
+}
+const MAX_NAME_LENGTH = Math.max(...[...TAG_NAMES.keys()].map((n) => n.length));
+/** Longest tag (with attributes) we wait for; anything longer is literal text. */
+export const MAX_TAG_LENGTH = 256;
+
+const LT = 60; // <
+const GT = 62; // >
+const SLASH = 47;
+const NL = 10;
+const CR = 13;
+const SPACE = 32;
+const TAB = 9;
+const BACKTICK = 96;
+const TILDE = 126;
+
+type TagScan =
+  | { status: 'match'; end: number; kind: TagKind; close: boolean; selfClosing: boolean }
+  | { status: 'partial' }
+  | { status: 'none' };
+
+const isNameChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 58; /* a-z A-Z : */
+
+const isBlank = (c: number): boolean => c === SPACE || c === TAB || c === CR || c === NL;
+
+/** Recognises one of our tags starting at `s[i] === '<'`. Bounded: looks at most MAX_TAG_LENGTH chars. */
+function scanTag(s: string, i: number): TagScan {
+  const n = s.length;
+  let j = i + 1;
+  if (j >= n) return { status: 'partial' };
+  const close = s.charCodeAt(j) === SLASH;
+  if (close) j++;
+  const nameStart = j;
+  while (j < n && isNameChar(s.charCodeAt(j)) && j - nameStart <= MAX_NAME_LENGTH) j++;
+  const name = s.slice(nameStart, j).toLowerCase();
+  if (j >= n) return NAME_PREFIXES.has(name) || name === '' ? { status: 'partial' } : { status: 'none' };
+  const kind = TAG_NAMES.get(name);
+  if (kind === undefined) return { status: 'none' };
+  const c = s.charCodeAt(j);
+  if (c === GT) return { status: 'match', end: j + 1, kind, close, selfClosing: false };
+  if (c === SLASH) {
+    if (j + 1 >= n) return { status: 'partial' };
+    return s.charCodeAt(j + 1) === GT
+      ? { status: 'match', end: j + 2, kind, close, selfClosing: true }
+      : { status: 'none' };
+  }
+  if (c !== SPACE && c !== TAB) return { status: 'none' };
+  // Attributes: up to '>' on the same line, never across another '<'.
+  for (let k = j + 1; k < n; k++) {
+    if (k - i >= MAX_TAG_LENGTH) return { status: 'none' };
+    const a = s.charCodeAt(k);
+    if (a === GT) {
+      const selfClosing = s.charCodeAt(k - 1) === SLASH;
+      return { status: 'match', end: k + 1, kind, close, selfClosing };
+    }
+    if (a === LT || a === NL) return { status: 'none' };
+  }
+  return n - i >= MAX_TAG_LENGTH ? { status: 'none' } : { status: 'partial' };
+}
+
+export function createThinkTagFilter(): ThinkTagFilter {
+  // Routing state.
+  let thinking = false;
+  let held = '';
+  // Markdown code state.
+  let fence: { ch: number; len: number } | null = null;
+  let fenceCloseCandidate = false;
+  let inlineLen = 0;
+  let lineStart = true;
+  let indent = 0;
+  let runCh = 0;
+  let runLen = 0;
+  let runAtLineStart = false;
+  // Visible-text state.
+  let visibleStarted = false;
+  let skipWs = false;
+  // Segment = text since message start or the last think boundary (for orphan `</think>`).
+  let segEmittedBefore = false;
+  let segVisibleBefore = false;
+
+  const reset = (): void => {
+    thinking = false;
+    held = '';
+    fence = null;
+    fenceCloseCandidate = false;
+    inlineLen = 0;
+    lineStart = true;
+    indent = 0;
+    runCh = 0;
+    runLen = 0;
+    runAtLineStart = false;
+    visibleStarted = false;
+    skipWs = false;
+    segEmittedBefore = false;
+    segVisibleBefore = false;
+  };
+
+  /** A backtick/tilde run has ended: decide what it meant for the code state. */
+  const resolveRun = (): void => {
+    if (fence) {
+      if (runAtLineStart && runCh === fence.ch && runLen >= fence.len) fenceCloseCandidate = true;
+    } else if (inlineLen > 0) {
+      if (runCh === BACKTICK && runLen === inlineLen) inlineLen = 0;
+    } else if (runAtLineStart && runLen >= 3) {
+      fence = { ch: runCh, len: runLen };
+    } else if (runCh === BACKTICK) {
+      inlineLen = runLen;
+    }
+    runLen = 0;
+  };
+
+  const run = (input: string): ThinkSplit => {
+    const s = held + input;
+    held = '';
+    let text = '';
+    let thought = '';
+    let segStartInText = 0; // where the current segment starts in `text` (0: before this call)
+
+    const emit = (slice: string): void => {
+      if (slice === '') return;
+      if (thinking) {
+        thought += slice;
+        return;
+      }
+      let out = slice;
+      if (skipWs) {
+        let k = 0;
+        while (k < out.length && isBlank(out.charCodeAt(k))) k++;
+        if (k === out.length) return;
+        out = out.slice(k);
+        skipWs = false;
+      }
+      if (!visibleStarted) {
+        for (let k = 0; k < out.length; k++) {
+          if (!isBlank(out.charCodeAt(k))) {
+            visibleStarted = true;
+            break;
+          }
+        }
+      }
+      text += out;
+    };
+    const newSegment = (): void => {
+      segStartInText = text.length;
+      segEmittedBefore = false;
+      segVisibleBefore = visibleStarted;
+    };
+
+    const n = s.length;
+    let i = 0;
+    let from = 0; // start of the not-yet-emitted slice
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (runLen > 0) {
+        if (c === runCh) {
+          runLen++;
+          i++;
+          continue;
+        }
+        resolveRun();
+      }
+      if (fenceCloseCandidate && !isBlank(c)) fenceCloseCandidate = false;
+      if (c === NL) {
+        if (fenceCloseCandidate) {
+          fence = null;
+          fenceCloseCandidate = false;
+        }
+        inlineLen = 0;
+        lineStart = true;
+        indent = 0;
+        i++;
+        continue;
+      }
+      if (c === BACKTICK || (c === TILDE && lineStart)) {
+        runCh = c;
+        runLen = 1;
+        runAtLineStart = lineStart;
+        lineStart = false;
+        i++;
+        continue;
+      }
+      if (c === SPACE && lineStart) {
+        if (indent < 3) indent++;
+        else lineStart = false;
+        i++;
+        continue;
+      }
+      if (c === LT && fence === null && inlineLen === 0) {
+        const tag = scanTag(s, i);
+        if (tag.status === 'partial') {
+          emit(s.slice(from, i));
+          held = s.slice(i);
+          from = n;
+          break;
+        }
+        if (tag.status === 'match') {
+          emit(s.slice(from, i));
+          if (tag.selfClosing) {
+            // `<think/>`, `<final/>`: removed, no state change.
+          } else if (tag.kind === 'think' && !tag.close) {
+            thinking = true;
+            newSegment();
+          } else if (tag.kind === 'think') {
+            if (!thinking && !segEmittedBefore) {
+              // Orphan close: this segment's text was leaked reasoning.
+              thought += text.slice(segStartInText);
+              text = text.slice(0, segStartInText);
+              visibleStarted = segVisibleBefore;
+            }
+            thinking = false;
+            skipWs = !visibleStarted;
+            newSegment();
+          } else if (!tag.close && thinking) {
+            // `<final>` inside an unclosed think block: the answer starts here.
+            thinking = false;
+            skipWs = !visibleStarted;
+            newSegment();
+          }
+          lineStart = false;
+          i = tag.end;
+          from = i;
+          continue;
+        }
+      }
+      lineStart = false;
+      i++;
+    }
+    emit(s.slice(from, n));
+    if (text.length > segStartInText) segEmittedBefore = true;
+    return { text, thinking: thought };
+  };
+
+  return {
+    push: (chunk) => run(chunk),
+    flush: () => {
+      // A held fragment never became a tag: release it as-is to the current stream.
+      const fragment = held;
+      held = '';
+      const out = { text: '', thinking: '' };
+      if (fragment !== '') {
+        if (thinking) out.thinking = fragment;
+        else out.text = fragment;
+      }
+      reset();
+      return out;
+    },
+  };
+}
+
+/** One-shot form: the authoritative split of a whole message text. */
+export function stripThinkTags(text: string): ThinkSplit {
+  const filter = createThinkTagFilter();
+  const a = filter.push(text);
+  const b = filter.flush();
+  return { text: a.text + b.text, thinking: a.thinking + b.thinking };
+}
