@@ -1,0 +1,200 @@
+/**
+ * E22 session index: `<dir>/sessions.json` = {"version":1,"sessions":{ sessionKey: SessionEntry }}.
+ *
+ * - Writes are atomic (temp file, fsync, rename) and serialised; each mutation works on a copy, so memory and
+ *   disk never disagree when a write fails.
+ * - A corrupt index (bad JSON or bad shape) is moved aside to `sessions.json.corrupt-<ts>` and rebuilt from the
+ *   transcripts present; a missing index with transcripts present is rebuilt too.
+ * - An index written by a newer version is never overwritten (IndexVersionError).
+ * Single-process: two app instances writing one folder are not coordinated.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Usage } from '../engine/messages.js';
+import { rebuildEntries } from './rebuild.js';
+import { KeyedMutex } from './write-lock.js';
+
+export interface SessionEntry {
+  sessionKey: string;
+  sessionId: string;
+  title: string;
+  /** "provider/model" chosen for this session; unset = the configured default. */
+  model?: string;
+  createdAt: number;
+  updatedAt: number;
+  usage: Usage;
+}
+
+export const INDEX_FILE = 'sessions.json';
+export const INDEX_VERSION = 1;
+
+const finite = z.number().refine(Number.isFinite);
+const entrySchema = z.object({
+  sessionKey: z.string().min(1),
+  sessionId: z.string().min(1),
+  title: z.string(),
+  model: z.string().optional(),
+  createdAt: finite,
+  updatedAt: finite,
+  usage: z.object({ input: finite, output: finite, cacheRead: finite, cacheWrite: finite, total: finite }),
+});
+const indexSchema = z.object({ version: z.number().int().positive(), sessions: z.record(z.string(), z.unknown()) });
+
+export class IndexVersionError extends Error {
+  override name = 'IndexVersionError';
+}
+
+export interface IndexRecovery {
+  /** Where the unreadable index was moved (absent when there was no index file). */
+  movedTo?: string;
+  reason: string;
+  rebuilt: number;
+}
+
+export interface IndexStoreOptions {
+  now: () => number;
+  fsync?: boolean;
+  onWarning?: (message: string) => void;
+}
+
+type Entries = Map<string, SessionEntry>;
+
+const copyEntry = (e: SessionEntry): SessionEntry => ({ ...e, usage: { ...e.usage } });
+
+export class IndexStore {
+  readonly file: string;
+  /** Set when the last load had to recover (for diagnostics and tests). */
+  recovery: IndexRecovery | undefined;
+  private entries: Entries | undefined;
+  private readonly mutex = new KeyedMutex();
+
+  constructor(
+    readonly dir: string,
+    private readonly opts: IndexStoreOptions,
+  ) {
+    this.file = join(dir, INDEX_FILE);
+  }
+
+  /** A snapshot of all entries (copies). */
+  all(): Promise<SessionEntry[]> {
+    return this.mutex.run('index', async () => [...(await this.load()).values()].map(copyEntry));
+  }
+
+  get(sessionKey: string): Promise<SessionEntry | undefined> {
+    return this.mutex.run('index', async () => {
+      const e = (await this.load()).get(sessionKey);
+      return e && copyEntry(e);
+    });
+  }
+
+  /**
+   * Runs `fn` on a private copy of the entries; when it returns, the copy is written atomically and becomes the
+   * current state. If `fn` throws or the write fails, nothing changes. A caller that changed nothing calls
+   * `skipWrite()` to avoid a pointless write.
+   */
+  mutate<T>(fn: (entries: Entries, skipWrite: () => void) => T | Promise<T>): Promise<T> {
+    return this.mutex.run('index', async () => {
+      const current = await this.load();
+      const draft: Entries = new Map([...current].map(([k, e]) => [k, copyEntry(e)]));
+      let skip = false;
+      const result = await fn(draft, () => {
+        skip = true;
+      });
+      if (skip) return result;
+      await this.write(draft);
+      this.entries = draft;
+      return result;
+    });
+  }
+
+  private async load(): Promise<Entries> {
+    if (this.entries) return this.entries;
+    await mkdir(this.dir, { recursive: true });
+    await this.removeStaleTemps();
+    let text: string | undefined;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (text === undefined) {
+      const rebuilt = await rebuildEntries(this.dir);
+      const entries: Entries = new Map(rebuilt.map((e) => [e.sessionKey, e]));
+      if (rebuilt.length > 0) {
+        await this.write(entries);
+        this.recovery = { reason: 'index missing', rebuilt: rebuilt.length };
+        this.opts.onWarning?.(`${INDEX_FILE} was missing; rebuilt ${rebuilt.length} session(s) from transcripts`);
+      }
+      this.entries = entries;
+      return entries;
+    }
+    const parsed = this.parse(text);
+    if (parsed.ok) {
+      this.entries = parsed.entries;
+      return parsed.entries;
+    }
+    const movedTo = `${this.file}.corrupt-${this.opts.now()}`;
+    await rename(this.file, movedTo);
+    const rebuilt = await rebuildEntries(this.dir);
+    const entries: Entries = new Map(rebuilt.map((e) => [e.sessionKey, e]));
+    await this.write(entries);
+    this.recovery = { movedTo, reason: parsed.reason, rebuilt: rebuilt.length };
+    this.opts.onWarning?.(
+      `${INDEX_FILE} was unreadable (${parsed.reason}); moved it to ${movedTo} and rebuilt ${rebuilt.length} session(s) from transcripts`,
+    );
+    this.entries = entries;
+    return entries;
+  }
+
+  private parse(text: string): { ok: true; entries: Entries } | { ok: false; reason: string } {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      return { ok: false, reason: `invalid JSON: ${(err as Error).message.split('\n')[0]}` };
+    }
+    const top = indexSchema.safeParse(json);
+    if (!top.success) return { ok: false, reason: 'not a session index' };
+    if (top.data.version > INDEX_VERSION) {
+      throw new IndexVersionError(
+        `${this.file} has format version ${top.data.version}; this build reads version ${INDEX_VERSION}. Update AgentDesk.`,
+      );
+    }
+    const entries: Entries = new Map();
+    for (const [key, raw] of Object.entries(top.data.sessions)) {
+      const e = entrySchema.safeParse(raw);
+      if (!e.success || e.data.sessionKey !== key) return { ok: false, reason: `bad entry for session "${key}"` };
+      const { model, ...rest } = e.data;
+      entries.set(key, { ...rest, ...(model !== undefined ? { model } : {}) });
+    }
+    return { ok: true, entries };
+  }
+
+  private async write(entries: Entries): Promise<void> {
+    const body = JSON.stringify({ version: INDEX_VERSION, sessions: Object.fromEntries(entries) }, null, 2) + '\n';
+    const tmp = `${this.file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const fh = await open(tmp, 'w');
+    try {
+      await fh.writeFile(body);
+      if (this.opts.fsync !== false) await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    try {
+      await rename(tmp, this.file);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Temp files left by a crash between write and rename; the real index is still the previous one. */
+  private async removeStaleTemps(): Promise<void> {
+    const names = await readdir(this.dir);
+    await Promise.all(
+      names.filter((n) => n.startsWith(`${INDEX_FILE}.tmp-`)).map((n) => unlink(join(this.dir, n)).catch(() => undefined)),
+    );
+  }
+}

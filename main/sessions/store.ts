@@ -1,0 +1,281 @@
+/**
+ * E22 session store: user-facing session keys ("main", "work/bugfix") map to sessions with a random id; each
+ * session has one append-only transcript `<dir>/<sessionId>.jsonl` (the key never reaches a file name).
+ *
+ * Writes to a transcript are serialised per session (E13) through a KeyedMutex: `append` takes the lock for one
+ * batch; `withWriteLock` holds it for a multi-step critical section and hands out a writer that does not re-lock
+ * (the mutex is not re-entrant). Reads (`loadMessages`) take no lock: a reader that races a write at worst sees
+ * the batch being written as a torn tail and drops it from its view; the file is untouched.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Message, Usage } from '../engine/messages.js';
+import { emptyUsage } from '../engine/messages.js';
+import { IndexStore, type SessionEntry } from './index-store.js';
+import { messageSchema } from './message-schema.js';
+import { SESSION_ID_RE, TRANSCRIPT_EXT } from './rebuild.js';
+import { autoTitle, normalizeTitle, USER_TITLE_MAX } from './title.js';
+import {
+  appendLines,
+  createTranscript,
+  headerLine,
+  loadTranscript,
+  messageLine,
+  repairTranscript,
+  type LoadedTranscript,
+} from './transcript.js';
+import { KeyedMutex } from './write-lock.js';
+
+export type { SessionEntry } from './index-store.js';
+
+export class SessionNotFoundError extends Error {
+  override name = 'SessionNotFoundError';
+}
+
+export class InvalidSessionKeyError extends Error {
+  override name = 'InvalidSessionKeyError';
+}
+
+export const SESSION_KEY_MAX = 200;
+
+export function validateSessionKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string' || key.trim() === '') throw new InvalidSessionKeyError('Session key must be a non-empty string');
+  if (key.length > SESSION_KEY_MAX) throw new InvalidSessionKeyError(`Session key is longer than ${SESSION_KEY_MAX} characters`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(key)) throw new InvalidSessionKeyError('Session key must not contain control characters');
+}
+
+export interface SessionStoreOptions {
+  now?: () => number;
+  newId?: () => string;
+  /** fsync each transcript append (default false) — the index is always fsynced before its rename. */
+  fsync?: boolean;
+  onWarning?: (message: string) => void;
+}
+
+/** Handed to `withWriteLock` callbacks: writes inside the held lock. Invalid once the callback has settled. */
+export interface TranscriptWriter {
+  append(...messages: Message[]): Promise<void>;
+  load(): Promise<Message[]>;
+}
+
+export interface SessionPatch {
+  title?: string;
+  model?: string;
+  addUsage?: Usage;
+}
+
+const addUsage = (a: Usage, b: Usage): Usage => ({
+  input: a.input + b.input,
+  output: a.output + b.output,
+  cacheRead: a.cacheRead + b.cacheRead,
+  cacheWrite: a.cacheWrite + b.cacheWrite,
+  total: a.total + b.total,
+});
+
+export class SessionStore {
+  readonly index: IndexStore;
+  private readonly locks = new KeyedMutex();
+  /** Transcripts checked (torn tail repaired, header present) by this process since it started. */
+  private readonly ready = new Set<string>();
+  private readonly now: () => number;
+  private readonly newId: () => string;
+
+  constructor(
+    readonly dir: string,
+    private readonly opts: SessionStoreOptions = {},
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.newId = opts.newId ?? randomUUID;
+    this.index = new IndexStore(dir, {
+      now: this.now,
+      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    });
+  }
+
+  transcriptPath(sessionId: string): string {
+    if (!SESSION_ID_RE.test(sessionId)) throw new Error(`Invalid session id: ${JSON.stringify(sessionId)}`);
+    return join(this.dir, sessionId + TRANSCRIPT_EXT);
+  }
+
+  /** The entry of `sessionKey`, created (with a new id and an empty transcript) if it does not exist. */
+  async resolve(sessionKey: string, init: { model?: string } = {}): Promise<SessionEntry> {
+    validateSessionKey(sessionKey);
+    const entry = await this.index.mutate((entries, skipWrite) => {
+      const existing = entries.get(sessionKey);
+      if (existing) {
+        skipWrite();
+        return { ...existing, usage: { ...existing.usage } };
+      }
+      const t = this.now();
+      const created: SessionEntry = {
+        sessionKey,
+        sessionId: this.newId(),
+        title: '',
+        ...(init.model !== undefined ? { model: init.model } : {}),
+        createdAt: t,
+        updatedAt: t,
+        usage: emptyUsage(),
+      };
+      this.transcriptPath(created.sessionId); // validates the id before it is stored
+      entries.set(sessionKey, created);
+      return { ...created, usage: { ...created.usage } };
+    });
+    // Index first, transcript second: a crash in between leaves an entry whose transcript is missing, which
+    // loads as empty and gets its header on first append — never an orphan transcript.
+    await mkdir(this.dir, { recursive: true });
+    await createTranscript(this.transcriptPath(entry.sessionId), { id: entry.sessionId, createdAt: entry.createdAt, key: sessionKey });
+    return entry;
+  }
+
+  get(sessionKey: string): Promise<SessionEntry | undefined> {
+    return this.index.get(sessionKey);
+  }
+
+  /** All sessions, most recently updated first (ties: newest created first, then key). */
+  async list(): Promise<SessionEntry[]> {
+    const all = await this.index.all();
+    return all.sort(
+      (a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || a.sessionKey.localeCompare(b.sessionKey),
+    );
+  }
+
+  /** Applies a patch and sets updatedAt = now. `addUsage` is summed field by field. */
+  update(sessionKey: string, patch: SessionPatch): Promise<SessionEntry> {
+    return this.index.mutate((entries) => {
+      const e = entries.get(sessionKey);
+      if (!e) throw new SessionNotFoundError(`No session with key ${JSON.stringify(sessionKey)}`);
+      if (patch.title !== undefined) e.title = normalizeTitle(patch.title, USER_TITLE_MAX);
+      if (patch.model !== undefined) e.model = patch.model;
+      if (patch.addUsage) e.usage = addUsage(e.usage, patch.addUsage);
+      e.updatedAt = this.now();
+      return { ...e, usage: { ...e.usage } };
+    });
+  }
+
+  rename(sessionKey: string, title: string): Promise<SessionEntry> {
+    return this.update(sessionKey, { title });
+  }
+
+  /** Removes the entry and its transcript. Returns false if the key was unknown. */
+  async delete(sessionKey: string): Promise<boolean> {
+    const removed = await this.index.mutate((entries, skipWrite) => {
+      const e = entries.get(sessionKey);
+      if (!e) skipWrite();
+      else entries.delete(sessionKey);
+      return e;
+    });
+    if (!removed) return false;
+    const id = removed.sessionId;
+    await this.locks.run(id, async () => {
+      await unlink(this.transcriptPath(id)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+      this.ready.delete(id);
+    });
+    return true;
+  }
+
+  /**
+   * /new and /reset: gives `sessionKey` a fresh session id, empty title and zero usage; the model choice is kept.
+   * The old transcript stays on disk (history is never destroyed by a reset).
+   */
+  async reset(sessionKey: string): Promise<SessionEntry> {
+    validateSessionKey(sessionKey);
+    const entry = await this.index.mutate((entries) => {
+      const old = entries.get(sessionKey);
+      const t = this.now();
+      const fresh: SessionEntry = {
+        sessionKey,
+        sessionId: this.newId(),
+        title: '',
+        ...(old?.model !== undefined ? { model: old.model } : {}),
+        createdAt: t,
+        updatedAt: t,
+        usage: emptyUsage(),
+      };
+      this.transcriptPath(fresh.sessionId);
+      entries.set(sessionKey, fresh);
+      return { ...fresh, usage: { ...fresh.usage } };
+    });
+    await mkdir(this.dir, { recursive: true });
+    await createTranscript(this.transcriptPath(entry.sessionId), { id: entry.sessionId, createdAt: entry.createdAt, key: sessionKey });
+    return entry;
+  }
+
+  async loadMessages(sessionId: string): Promise<Message[]> {
+    return (await this.loadTranscript(sessionId)).messages;
+  }
+
+  /** The full load result (torn tail, skipped lines) for diagnostics. */
+  async loadTranscript(sessionId: string): Promise<LoadedTranscript> {
+    return loadTranscript(this.transcriptPath(sessionId));
+  }
+
+  /** Appends messages as one batch, serialised with every other write to this session. */
+  async append(sessionId: string, ...messages: Message[]): Promise<void> {
+    const file = this.transcriptPath(sessionId);
+    return this.locks.run(sessionId, () => this.appendLocked(sessionId, file, messages));
+  }
+
+  /** Holds the session's write lock for `fn`; write through the writer it receives (not through `append`). */
+  async withWriteLock<T>(sessionId: string, fn: (writer: TranscriptWriter) => Promise<T>): Promise<T> {
+    const file = this.transcriptPath(sessionId);
+    return this.locks.run(sessionId, async () => {
+      let open = true;
+      const guard = () => {
+        if (!open) throw new Error('TranscriptWriter used after its write lock was released');
+      };
+      const writer: TranscriptWriter = {
+        append: async (...messages) => {
+          guard();
+          await this.appendLocked(sessionId, file, messages);
+        },
+        load: async () => {
+          guard();
+          return (await loadTranscript(file)).messages;
+        },
+      };
+      try {
+        return await fn(writer);
+      } finally {
+        open = false;
+      }
+    });
+  }
+
+  private async appendLocked(sessionId: string, file: string, messages: Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    for (const m of messages) {
+      const check = messageSchema.safeParse(m);
+      if (!check.success) throw new TypeError(`Refusing to write an invalid message: ${check.error.issues[0]?.message ?? 'bad shape'}`);
+    }
+    const lines = messages.map(messageLine);
+    if (!this.ready.has(sessionId)) {
+      await mkdir(this.dir, { recursive: true });
+      const { size, truncatedBytes } = await repairTranscript(file);
+      if (truncatedBytes > 0) this.opts.onWarning?.(`Dropped a torn last line (${truncatedBytes} bytes) from ${file}`);
+      if (size === 0) {
+        const entry = await this.entryById(sessionId);
+        lines.unshift(headerLine({ id: sessionId, createdAt: entry?.createdAt ?? this.now(), ...(entry ? { key: entry.sessionKey } : {}) }));
+      }
+      this.ready.add(sessionId);
+    }
+    await appendLines(file, lines, { fsync: this.opts.fsync ?? false });
+    const firstUser = messages.find((m) => m.role === 'user' && m.content.trim() !== '');
+    if (firstUser && firstUser.role === 'user') await this.setAutoTitle(sessionId, firstUser.content);
+  }
+
+  private async entryById(sessionId: string): Promise<SessionEntry | undefined> {
+    return (await this.index.all()).find((e) => e.sessionId === sessionId);
+  }
+
+  private setAutoTitle(sessionId: string, text: string): Promise<void> {
+    return this.index.mutate((entries, skipWrite) => {
+      const e = [...entries.values()].find((x) => x.sessionId === sessionId);
+      if (!e || e.title !== '') return skipWrite();
+      e.title = autoTitle(text);
+    });
+  }
+}
