@@ -158,3 +158,6 @@ export interface AgentDeskApi {
 /** IPC channel names (Electron). */
 export const IPC_REQUEST = 'agentdesk:request';
 export const IPC_EVENT = 'agentdesk:event';
+
+/** What main returns for IPC_REQUEST (preload turns `ok: false` into a rejected promise). */
+export type IpcEnvelope = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };
