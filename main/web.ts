@@ -1,1 +1,147 @@
-console.log('web')
+/**
+ * `npm run web`: the AgentDesk UI in an ordinary browser, without Electron.
+ * Plain Node: the real gateway, a loopback-only http server for the built renderer (out/renderer) and the
+ * WebSocket transport on /ws. Prints exactly one line to stdout: `AgentDesk web UI: http://127.0.0.1:PORT/?token=TOKEN`.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createAppGateway } from './gateway/create.js';
+import { startWsTransport } from './gateway/ws-server.js';
+import { contentSecurityPolicy } from './shell/csp.js';
+
+const HOST = '127.0.0.1';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+interface WebOptions {
+  home: string;
+  workspace: string;
+  port: number;
+}
+
+function parseWebArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string): WebOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: { home: { type: 'string' }, workspace: { type: 'string' }, port: { type: 'string' } },
+    strict: true,
+  });
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0-65535, got ${values.port}`);
+  return {
+    home: resolve(values.home ?? env.AGENTDESK_HOME ?? join(tmpdir(), 'agentdesk-web')),
+    workspace: resolve(values.workspace ?? cwd),
+    port,
+  };
+}
+
+/** Maps a request path to a file inside `root`, or null (outside the root, a directory, missing, or malformed). */
+function resolveStaticPath(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(new URL(urlPath, 'http://x').pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const rel = decoded === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
+  const file = resolve(root, rel);
+  if (file !== root && !file.startsWith(root + sep)) return null;
+  try {
+    return statSync(file).isFile() ? file : null;
+  } catch {
+    return null;
+  }
+}
+
+function staticHandler(root: string, getPort: () => number) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const port = getPort();
+    // DNS-rebinding guard: only our own loopback host names.
+    if (req.headers.host !== `${HOST}:${port}` && req.headers.host !== `localhost:${port}`) {
+      res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const file = resolveStaticPath(root, req.url ?? '/');
+    if (file === null) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Security-Policy': contentSecurityPolicy([`ws://${HOST}:${port}`]),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    createReadStream(file).pipe(res);
+  };
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolvePort, rejectPort) => {
+    server.once('error', rejectPort);
+    server.listen(port, HOST, () => resolvePort((server.address() as AddressInfo).port));
+  });
+}
+
+async function main(): Promise<void> {
+  let opts: WebOptions;
+  try {
+    opts = parseWebArgs(process.argv.slice(2), process.env, process.cwd());
+  } catch (err) {
+    process.stderr.write(`agentdesk web: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const rendererRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
+  const gateway = await createAppGateway({ home: opts.home, workspace: opts.workspace, env: process.env });
+  const token = randomBytes(32).toString('hex');
+  let port = 0;
+  const server = createServer(staticHandler(rendererRoot, () => port));
+  const transport = startWsTransport(gateway, { server, token });
+  port = await listen(server, opts.port);
+  process.stdout.write(`AgentDesk web UI: http://${HOST}:${port}/?token=${token}\n`);
+
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await transport.close();
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await gateway.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`agentdesk web: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
