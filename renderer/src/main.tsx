@@ -1,1 +1,23 @@
-document.getElementById('root')!.textContent='hi'
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.js';
+import { startChat } from './store/chat-store.js';
+import { pickTransport } from './transport/pick.js';
+import './styles.css';
+
+const root = createRoot(document.getElementById('root')!);
+const transport = pickTransport();
+if ('error' in transport) {
+  root.render(
+    <div className="fatal" role="alert">
+      {transport.error}
+    </div>,
+  );
+} else {
+  void startChat(transport);
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

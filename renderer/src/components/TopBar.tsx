@@ -1,0 +1,32 @@
+import { useChat } from '../store/chat-store.js';
+import { ModelPicker, ThinkingPicker } from './ModelPicker.js';
+
+const CONNECTION_TEXT = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected' } as const;
+
+export function TopBar() {
+  const info = useChat((s) => s.appInfo);
+  const connection = useChat((s) => s.connection);
+  const kind = useChat((s) => s.transportKind);
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">◆</span>
+        <span className="brand-name">AgentDesk</span>
+        {info && (
+          <span className="workspace muted" title={info.workspace}>
+            <bdi>{info.workspace}</bdi>
+          </span>
+        )}
+      </div>
+      <div className="topbar-controls">
+        <ModelPicker />
+        <ThinkingPicker />
+        {kind === 'web' && (
+          <span className={`conn conn-${connection}`} role="status" aria-label={`Connection: ${CONNECTION_TEXT[connection]}`}>
+            {CONNECTION_TEXT[connection]}
+          </span>
+        )}
+      </div>
+    </header>
+  );
+}

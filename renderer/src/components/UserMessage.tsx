@@ -1,0 +1,10 @@
+import { memo } from 'react';
+import type { UserTurn } from '../store/types.js';
+
+export const UserMessage = memo(function UserMessage({ turn }: { turn: UserTurn }) {
+  return (
+    <article className="msg msg-user" data-testid="user-message">
+      <div className="msg-user-bubble">{turn.text}</div>
+    </article>
+  );
+});

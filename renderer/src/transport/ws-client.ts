@@ -1,0 +1,113 @@
+/**
+ * Browser WebSocket client for main/gateway/ws-server.ts, implementing the same AgentDeskApi as the preload.
+ * Requests made while disconnected wait for the next connection; a dropped connection rejects what was in flight
+ * and reconnects with backoff.
+ */
+import type { AgentDeskApi, AgentEvent, MethodName, Methods } from '../../../preload/contract.js';
+import type { ConnectionStatus, RendererTransport } from './types.js';
+
+type ServerFrame =
+  | { id: number; result: unknown }
+  | { id: number | string | null; error: { code: string; message: string } }
+  | { event: AgentEvent };
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+const MIN_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 5000;
+
+export function createWsTransport(url: string): RendererTransport {
+  const pending = new Map<number, Pending>();
+  const outbox: string[] = [];
+  const eventListeners = new Set<(event: AgentEvent) => void>();
+  const statusListeners = new Set<(status: ConnectionStatus) => void>();
+  let status: ConnectionStatus = 'connecting';
+  let socket: WebSocket | undefined;
+  let nextId = 1;
+  let backoff = MIN_BACKOFF_MS;
+
+  const setStatus = (next: ConnectionStatus): void => {
+    status = next;
+    for (const l of statusListeners) l(next);
+  };
+
+  const onFrame = (raw: unknown): void => {
+    if (typeof raw !== 'string') return;
+    let frame: ServerFrame;
+    try {
+      frame = JSON.parse(raw) as ServerFrame;
+    } catch {
+      return;
+    }
+    if ('event' in frame) {
+      for (const l of eventListeners) l(frame.event);
+      return;
+    }
+    if (typeof frame.id !== 'number') return;
+    const waiter = pending.get(frame.id);
+    if (!waiter) return;
+    pending.delete(frame.id);
+    if ('error' in frame) waiter.reject(new Error(`${frame.error.code}: ${frame.error.message}`));
+    else waiter.resolve(frame.result);
+  };
+
+  const connect = (): void => {
+    setStatus('connecting');
+    const ws = new WebSocket(url);
+    socket = ws;
+    ws.onopen = () => {
+      backoff = MIN_BACKOFF_MS;
+      setStatus('open');
+      for (const frame of outbox.splice(0)) ws.send(frame);
+    };
+    ws.onmessage = (e) => onFrame(e.data);
+    ws.onclose = () => {
+      socket = undefined;
+      for (const [id, waiter] of pending) {
+        pending.delete(id);
+        waiter.reject(new Error('connection lost'));
+      }
+      setStatus('closed');
+      setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    };
+  };
+
+  const api: AgentDeskApi = {
+    request<M extends MethodName>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
+      const id = nextId++;
+      const frame = JSON.stringify({ id, method, params });
+      return new Promise<Methods[M][1]>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        if (socket && socket.readyState === WebSocket.OPEN) socket.send(frame);
+        else outbox.push(frame);
+      });
+    },
+    onEvent(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+  };
+
+  connect();
+  return {
+    kind: 'web',
+    api,
+    onStatus(listener) {
+      statusListeners.add(listener);
+      listener(status);
+      return () => statusListeners.delete(listener);
+    },
+  };
+}
+
+/** ws://host/ws?token=… for the page's own host, or undefined when the page URL carries no token. */
+export function wsUrlFromLocation(loc: Location): string | undefined {
+  const token = new URLSearchParams(loc.search).get('token');
+  if (!token) return undefined;
+  const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${loc.host}/ws?token=${encodeURIComponent(token)}`;
+}
