@@ -1,0 +1,88 @@
+/**
+ * End-to-end in the real Electron app (out/main/index.js) with Playwright's Electron driver.
+ * Skips (printing `skipped: no Electron binary`) where the Electron binary is not installed.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { _electron, type ElectronApplication } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESULTS, ROOT, electronBinary, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+
+const electronPath = electronBinary();
+if (!electronPath) console.log('skipped: no Electron binary');
+
+let app: ElectronApplication | undefined;
+let xvfb: ChildProcess | undefined;
+
+/** Starts Xvfb on a free display when there is no display on Linux. */
+function ensureDisplay(env: NodeJS.ProcessEnv): void {
+  if (process.platform !== 'linux' || env.DISPLAY) return;
+  if (spawnSync('which', ['Xvfb']).status !== 0) return;
+  const display = `:${90 + (process.pid % 100)}`;
+  xvfb = spawn('Xvfb', [display, '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+  env.DISPLAY = display;
+}
+
+describe.skipIf(!electronPath)('Electron app (real gateway, demo model)', () => {
+  beforeAll(async () => {
+    ensureBuilt(['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']);
+    const { home, workspace } = makeFolders('electron');
+    const env = offlineEnv({ AGENTDESK_HOME: home, AGENTDESK_WORKSPACE: workspace });
+    ensureDisplay(env);
+    if (xvfb) await new Promise((r) => setTimeout(r, 500));
+    const args = [join(ROOT, 'out/main/index.js')];
+    if (process.getuid?.() === 0) args.unshift('--no-sandbox'); // Chromium refuses to run as root otherwise (CI containers)
+    app = await _electron.launch({ executablePath: electronPath!, args, env: env as Record<string, string>, cwd: ROOT });
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+    xvfb?.kill('SIGTERM');
+  });
+
+  it('opens a locked-down window exposing only window.agentdesk', async () => {
+    const page = await app!.firstWindow();
+    await page.waitForLoadState('domcontentloaded');
+    const prefs = await app!.evaluate(({ BrowserWindow }) => {
+      const wc = BrowserWindow.getAllWindows()[0]!.webContents;
+      // getLastWebPreferences exists at runtime but is missing from electron.d.ts
+      type Prefs = { contextIsolation?: boolean; sandbox?: boolean; nodeIntegration?: boolean };
+      const p = (wc as unknown as { getLastWebPreferences(): Prefs | null }).getLastWebPreferences();
+      return { contextIsolation: p?.contextIsolation, sandbox: p?.sandbox, nodeIntegration: p?.nodeIntegration, url: wc.getURL() };
+    });
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(prefs.url.startsWith('file://')).toBe(true);
+    const globals = await page.evaluate(() => ({
+      require: typeof (window as unknown as { require?: unknown }).require,
+      process: typeof (window as unknown as { process?: unknown }).process,
+      api: Object.keys((window as unknown as { agentdesk: object }).agentdesk).sort(),
+    }));
+    expect(globals).toEqual({ require: 'undefined', process: 'undefined', api: ['onEvent', 'request'] });
+  });
+
+  it('refuses navigation away from the app', async () => {
+    const page = await app!.firstWindow();
+    const before = page.url();
+    await page.evaluate(() => {
+      window.location.href = 'https://example.com/';
+    });
+    await page.waitForTimeout(300);
+    expect(page.url()).toBe(before);
+  });
+
+  it('chats with the demo model: thinking, a list tool call, the demo reply', async () => {
+    const page = await app!.firstWindow();
+    await page.locator('select[aria-label="Model"] option[value="demo/agent"]').waitFor({ state: 'attached' });
+    expect(await page.getByLabel('Model').inputValue()).toBe('demo/agent');
+    await page.getByLabel('Message').fill('What is in this folder?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const reply = page.getByTestId('assistant-message').last();
+    await reply.getByTestId('tool-call').filter({ hasText: 'list' }).first().waitFor();
+    await reply.getByTestId('thinking').waitFor();
+    await page.locator('[data-testid="assistant-message"][data-status="done"]').filter({ hasText: '[Demo model]' }).waitFor();
+    expect(await reply.getByTestId('demo-badge').textContent()).toBe('Demo model');
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'electron-demo.png') });
+  });
+});

@@ -1,0 +1,63 @@
+/** Shared setup for the e2e tests: build on demand, temp folders, Debian Chromium flags. */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const RESULTS = join(ROOT, 'test-results');
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** Builds with electron-vite when any of `outputs` (relative to the repo) is missing. */
+export function ensureBuilt(outputs: string[]): void {
+  if (outputs.every((p) => existsSync(join(ROOT, p)))) return;
+  execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** A temp home plus a workspace holding a README and a couple of files. */
+export function makeFolders(prefix: string): { home: string; workspace: string } {
+  const base = mkdtempSync(join(tmpdir(), `agentdesk-${prefix}-`));
+  const home = join(base, 'home');
+  const workspace = join(base, 'workspace');
+  mkdirSync(home);
+  mkdirSync(join(workspace, 'src'), { recursive: true });
+  writeFileSync(join(workspace, 'README.md'), '# Sample project\n\nA tiny project used by the end-to-end tests.\n');
+  writeFileSync(join(workspace, 'notes.txt'), 'remember the milk\n');
+  writeFileSync(join(workspace, 'src', 'index.js'), 'console.log("hello");\n');
+  return { home, workspace };
+}
+
+/** Environment without provider keys, so the offline demo model is the default. */
+export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'AGENTDESK_HOME', 'AGENTDESK_WORKSPACE', 'ELECTRON_RENDERER_URL']) {
+    if (!(key in extra)) delete env[key];
+  }
+  return env;
+}
+
+/** The Electron executable if one is installed (never requires 'electron', which throws without a binary). */
+export function electronBinary(): string | undefined {
+  try {
+    const dir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+    const pathFile = join(dir, 'path.txt');
+    if (!existsSync(pathFile)) return undefined;
+    const rel = readFileSync(pathFile, 'utf8').trim();
+    const distDir = process.env.ELECTRON_OVERRIDE_DIST_PATH ?? join(dir, 'dist');
+    const exe = join(distDir, rel);
+    return existsSync(exe) ? exe : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * End-to-end: `node out/main/web.js` (real gateway, demo model) driven by Debian Chromium through Playwright.
+ * Proves the whole path renderer → WebSocket → gateway → engine → events → renderer, and the transport's guards.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ROOT, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+
+const URL_LINE = /^AgentDesk web UI: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]{64}))$/;
+
+let child: ChildProcess;
+let browser: Browser;
+let url: string;
+let port: number;
+let token: string;
+let stderr = '';
+
+function startWeb(home: string, workspace: string): Promise<void> {
+  child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--home', home, '--workspace', workspace, '--port', '0'], {
+    cwd: workspace,
+    env: offlineEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`web.js printed no URL in 20 s; stderr: ${stderr}`)), 20_000);
+    child.once('exit', (code) => reject(new Error(`web.js exited with ${code}; stderr: ${stderr}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      clearTimeout(timer);
+      const m = URL_LINE.exec(line);
+      if (!m) return reject(new Error(`unexpected first line: ${line}`));
+      [, url, , token] = m as unknown as [string, string, string, string];
+      port = Number(m[2]);
+      resolve();
+    });
+  });
+}
+
+function httpGet(path: string, host = `127.0.0.1:${port}`): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function wsUpgrade(tokenValue: string): Promise<number | 'open'> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${tokenValue}`);
+    ws.once('open', () => {
+      ws.close();
+      resolve('open');
+    });
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('error', () => resolve(-1));
+  });
+}
+
+async function newPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  return { page, problems };
+}
+
+beforeAll(async () => {
+  ensureBuilt(['out/main/web.js', 'out/renderer/index.html']);
+  const { home, workspace } = makeFolders('web');
+  await startWeb(home, workspace);
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) {
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0); // SIGTERM shuts down cleanly
+  }
+});
+
+describe('web UI over the loopback WebSocket (real gateway, demo model)', () => {
+  it('chats with the demo model: thinking, a list tool call, the demo reply', async () => {
+    const { page, problems } = await newPage();
+    await page.goto(url);
+    const model = page.getByLabel('Model');
+    await page.locator('select[aria-label="Model"] option[value="demo/agent"]').waitFor({ state: 'attached' });
+    expect(await model.inputValue()).toBe('demo/agent'); // the default when no key exists
+    expect(await page.locator('select[aria-label="Model"] option[value="demo/agent"]').textContent()).toBe('Demo (offline)');
+
+    await page.getByLabel('Message').fill('What is in this folder?');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    const reply = page.getByTestId('assistant-message').last();
+    await reply.getByTestId('tool-call').filter({ hasText: 'list' }).first().waitFor();
+    await reply.getByTestId('thinking').waitFor();
+    await page.locator('[data-testid="assistant-message"][data-status="done"]').filter({ hasText: '[Demo model]' }).waitFor();
+    expect(await reply.getByTestId('demo-badge').textContent()).toBe('Demo model');
+    expect(await reply.getByTestId('tool-call').first().getAttribute('data-status')).toBe('ok');
+    expect(await page.getByTestId('user-message').last().textContent()).toBe('What is in this folder?');
+
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'web-demo.png') });
+
+    // A reload shows the same conversation from the stored session history.
+    await page.reload();
+    await page.getByTestId('assistant-message').filter({ hasText: '[Demo model]' }).first().waitFor();
+    expect(await page.getByTestId('user-message').count()).toBeGreaterThanOrEqual(1);
+
+    expect(problems).toEqual([]); // no CSP violations, no script errors
+    await page.close();
+  });
+
+  it('refuses the WebSocket upgrade for a wrong or missing token, accepts the right one', async () => {
+    expect(await wsUpgrade('0'.repeat(64))).toBe(401);
+    expect(await wsUpgrade('')).toBe(401);
+    expect(await wsUpgrade(token)).toBe('open');
+  });
+
+  it('a page opened with a bad token gets no data', async () => {
+    const { page } = await newPage();
+    await page.goto(url.replace(token, 'f'.repeat(64)));
+    await page.getByRole('status', { name: 'Connection: Disconnected' }).waitFor();
+    expect(await page.locator('select[aria-label="Model"] option').count()).toBe(0);
+    expect(await page.getByTestId('assistant-message').count()).toBe(0);
+    await page.close();
+  });
+
+  it('serves the renderer with the CSP header and refuses traversal and foreign hosts', async () => {
+    const index = await httpGet('/');
+    expect(index.status).toBe(200);
+    expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(String(index.headers['content-security-policy'])).toContain(`connect-src 'self' ws://127.0.0.1:${port}`);
+    expect(String(index.headers['content-security-policy'])).toContain("script-src 'self'");
+    for (const path of ['/..%2f..%2fpackage.json', '/%2e%2e/%2e%2e/package.json', '/../main/web.js', '/assets/', '/nope.js']) {
+      expect((await httpGet(path)).status, path).toBe(404);
+    }
+    expect((await httpGet('/', 'evil.example:80')).status).toBe(421);
+  });
+});
