@@ -32,7 +32,13 @@ export function formatSeconds(ms: number): string {
 /** A short human-readable description of anything thrown. */
 export function describeError(err: unknown): string {
   if (err instanceof Error) {
+    const api = apiErrorText(err);
+    if (api) return api;
     const msg = err.message || err.name;
+    const status = (err as { status?: unknown }).status;
+    if (/<html|<!doctype/i.test(msg)) {
+      return `${typeof status === 'number' ? `${status} ` : ''}The provider answered with an HTML error page`;
+    }
     // undici's "terminated" says nothing to a person reading the chat.
     if (err instanceof TypeError && msg === 'terminated') return 'Connection to the provider was lost (terminated)';
     return msg;
@@ -43,4 +49,21 @@ export function describeError(err: unknown): string {
   } catch {
     return String(err);
   }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/**
+ * Anthropic SDK errors carry the whole JSON body in their message; prefer "<status> <api message> (<type>)".
+ * (OpenAI SDK messages are already "<status> <api message>".)
+ */
+function apiErrorText(err: Error): string | undefined {
+  const e = err as Error & { status?: unknown; apiMessage?: unknown; type?: unknown; error?: unknown };
+  let msg = typeof e.apiMessage === 'string' && e.apiMessage !== '' ? e.apiMessage : undefined;
+  if (msg === undefined && isRecord(e.error) && isRecord(e.error.error) && typeof e.error.error.message === 'string') {
+    msg = e.error.error.message;
+  }
+  if (msg === undefined) return undefined;
+  const type = typeof e.type === 'string' && e.type !== '' ? ` (${e.type})` : '';
+  return `${typeof e.status === 'number' ? `${e.status} ` : ''}${msg}${type}`;
 }
