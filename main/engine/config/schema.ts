@@ -1,0 +1,70 @@
+/**
+ * config.json (SPEC "The headless command line"): every key optional, unknown keys rejected (strict) so typos
+ * surface as errors instead of silently doing nothing. Cross-field rules live in load.ts.
+ */
+import { z } from 'zod';
+
+export const API_KINDS = ['anthropic', 'openai-chat', 'openai-responses'] as const;
+export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high'] as const;
+export const QUEUE_MODES = ['followup', 'collect', 'steer', 'interrupt'] as const;
+
+const positiveInt = z.number().int().positive();
+const positiveNumber = z.number().positive();
+const nonEmpty = z.string().min(1);
+
+export const modelConfigSchema = z.strictObject({
+  id: nonEmpty,
+  contextWindow: positiveInt.optional(),
+  maxTokens: positiveInt.optional(),
+  reasoning: z.boolean().optional(),
+});
+
+/** `api` and `baseUrl` may be left out only for a built-in provider (load.ts enforces it for the others). */
+export const providerConfigSchema = z.strictObject({
+  api: z.enum(API_KINDS).optional(),
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  apiKeyEnv: nonEmpty.optional(),
+  /** Idle watchdog: a stream silent this long ends with a timeout error. */
+  timeoutSeconds: positiveNumber.optional(),
+  models: z.array(modelConfigSchema).default([]),
+});
+
+export const authProfileConfigSchema = z.strictObject({
+  id: nonEmpty,
+  provider: nonEmpty,
+  apiKeyEnv: nonEmpty.optional(),
+});
+
+export const agentConfigSchema = z.strictObject({
+  model: z
+    .strictObject({
+      primary: nonEmpty.optional(),
+      fallbacks: z.array(nonEmpty).default([]),
+    })
+    .prefault({}),
+  timeoutSeconds: positiveNumber.default(600),
+  contextTokens: positiveInt.optional(),
+  maxConcurrent: positiveInt.default(4),
+  thinking: z.enum(THINKING_LEVELS).default('off'),
+  queueMode: z.enum(QUEUE_MODES).default('followup'),
+  sandbox: z.boolean().default(true),
+  workspace: nonEmpty.optional(),
+});
+
+export const configSchema = z.strictObject({
+  providers: z.record(z.string(), providerConfigSchema).default({}),
+  authProfiles: z.array(authProfileConfigSchema).default([]),
+  agent: agentConfigSchema.prefault({}),
+});
+
+/** The config with defaults applied. */
+export type AppConfig = z.output<typeof configSchema>;
+/** What config.json may contain. */
+export type AppConfigInput = z.input<typeof configSchema>;
+export type ProviderConfig = AppConfig['providers'][string];
+export type ModelConfig = ProviderConfig['models'][number];
+export type AuthProfileConfig = AppConfig['authProfiles'][number];
+export type QueueMode = (typeof QUEUE_MODES)[number];
+
+/** The defaults (what a missing config.json means). */
+export const defaultConfig = (): AppConfig => configSchema.parse({});
