@@ -145,16 +145,19 @@ describe('sessions', () => {
     const [summary] = await gw.request('sessions.list', {});
     expect(summary).toMatchObject({ sessionKey: 'main', title: 'remember: blue', model: 'fake/m1' });
     expect(summary!.usage.output).toBe(10);
-    // Simulate a crash mid-write: a torn JSON line at the end of the transcript.
+    // Simulate a crash mid-write: a torn JSON line at the end of the transcript, then a restart.
+    await gw.close();
     const dir = join(home, 'sessions');
     const file = (await readdir(dir)).find((f) => f.endsWith('.jsonl'))!;
     await appendFile(join(dir, file), '{"type":"message","message":{"role":"user","con');
+    const gw2 = await createAppGateway({ home, workspace: gw.workspace, env, demoChunkDelayMs: 0 });
+    gateway = gw2;
     fake.enqueue({ text: 'two' });
-    const second = await gw.request('agent', { message: 'what colour?' });
-    expect((await gw.request('agent.wait', { runId: second.runId })).status).toBe('ok');
+    const second = await gw2.request('agent', { message: 'what colour?' });
+    expect((await gw2.request('agent.wait', { runId: second.runId })).status).toBe('ok');
     const sent = JSON.stringify(fake.requests.at(-1)!.body.messages);
     expect(sent).toContain('remember: blue');
-    const history = await gw.request('sessions.history', { sessionKey: 'main' });
+    const history = await gw2.request('sessions.history', { sessionKey: 'main' });
     expect(history.map((h) => h.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
