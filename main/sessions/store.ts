@@ -23,6 +23,7 @@ import {
   loadTranscript,
   messageLine,
   repairTranscript,
+  tailState,
   type LoadedTranscript,
 } from './transcript.js';
 import { KeyedMutex } from './write-lock.js';
@@ -252,17 +253,29 @@ export class SessionStore {
       if (!check.success) throw new TypeError(`Refusing to write an invalid message: ${check.error.issues[0]?.message ?? 'bad shape'}`);
     }
     const lines = messages.map(messageLine);
-    if (!this.ready.has(sessionId)) {
+    // Full repair once per session per process (also drops an invalid last line that has its newline); after
+    // that a cheap last-byte check catches a tail torn since (a failed write, another process, a test).
+    let size: number;
+    const tail = this.ready.has(sessionId) ? await tailState(file) : undefined;
+    if (!tail || !tail.endsWithNewline) {
       await mkdir(this.dir, { recursive: true });
-      const { size, truncatedBytes } = await repairTranscript(file);
-      if (truncatedBytes > 0) this.opts.onWarning?.(`Dropped a torn last line (${truncatedBytes} bytes) from ${file}`);
-      if (size === 0) {
-        const entry = await this.entryById(sessionId);
-        lines.unshift(headerLine({ id: sessionId, createdAt: entry?.createdAt ?? this.now(), ...(entry ? { key: entry.sessionKey } : {}) }));
-      }
+      const repaired = await repairTranscript(file);
+      if (repaired.truncatedBytes > 0) this.opts.onWarning?.(`Dropped a torn last line (${repaired.truncatedBytes} bytes) from ${file}`);
+      size = repaired.size;
       this.ready.add(sessionId);
+    } else {
+      size = tail.size;
     }
-    await appendLines(file, lines, { fsync: this.opts.fsync ?? false });
+    if (size === 0) {
+      const entry = await this.entryById(sessionId);
+      lines.unshift(headerLine({ id: sessionId, createdAt: entry?.createdAt ?? this.now(), ...(entry ? { key: entry.sessionKey } : {}) }));
+    }
+    try {
+      await appendLines(file, lines, { fsync: this.opts.fsync ?? false });
+    } catch (err) {
+      this.ready.delete(sessionId); // a partial write may have torn the tail: repair fully next time
+      throw err;
+    }
     const firstUser = messages.find((m) => m.role === 'user' && m.content.trim() !== '');
     if (firstUser && firstUser.role === 'user') await this.setAutoTitle(sessionId, firstUser.content);
   }

@@ -200,6 +200,26 @@ export async function repairTranscript(file: string): Promise<{ size: number; tr
   return { size, truncatedBytes, addedNewline: parsed.needsNewline };
 }
 
+/** Size and whether the file ends with a newline (a cheap check before each append; missing file = size 0). */
+export async function tailState(file: string): Promise<{ size: number; endsWithNewline: boolean }> {
+  let fh;
+  try {
+    fh = await open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, endsWithNewline: true };
+    throw err;
+  }
+  try {
+    const { size } = await fh.stat();
+    if (size === 0) return { size, endsWithNewline: true };
+    const last = Buffer.alloc(1);
+    await fh.read(last, 0, 1, size - 1);
+    return { size, endsWithNewline: last[0] === NL };
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Appends complete lines in ONE write (a crash can tear only the end of the batch). */
 export async function appendLines(file: string, lines: string[], opts: { fsync?: boolean } = {}): Promise<void> {
   if (lines.length === 0) return;

@@ -162,6 +162,17 @@ describe('crash recovery', () => {
     expect((await stat(file)).size).toBe(goodSize + Buffer.byteLength(JSON.stringify({ type: 'message', message: user('three') }) + '\n'));
     expect(warnings).toEqual([expect.stringMatching(/Dropped a torn last line \(\d+ bytes\)/)]);
   });
+
+  it('a tail torn after this store already wrote to the session is repaired too (checked before every append)', async () => {
+    const store = makeStore();
+    const { sessionId } = await store.resolve('main');
+    await store.append(sessionId, user('one'));
+    await appendFile(store.transcriptPath(sessionId), '{"type":"message","message":{"role":"assis');
+    await store.append(sessionId, user('two'));
+    const t = await store.loadTranscript(sessionId);
+    expect(t).toMatchObject({ tornTail: false, skippedLines: 0 });
+    expect(texts(t.messages)).toEqual(['one', 'two']);
+  });
 });
 
 describe('index metadata', () => {
