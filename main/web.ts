@@ -90,7 +90,7 @@ function staticHandler(root: string, getPort: () => number) {
     }
     res.writeHead(200, {
       'Content-Type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Security-Policy': contentSecurityPolicy([`ws://${HOST}:${port}`]),
+      'Content-Security-Policy': contentSecurityPolicy({ connectSrc: [`ws://${HOST}:${port}`] }),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',

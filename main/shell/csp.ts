@@ -1,16 +1,25 @@
 /**
- * The Content-Security-Policy of the AgentDesk UI — one definition for the Electron window and the web transport.
- * Pure (no 'electron' import) so the plain-Node web entry can share it.
+ * The Content-Security-Policy of the AgentDesk UI — one definition for the Electron window and the web transport,
+ * delivered as a response header by both. Pure (no 'electron' import) so the plain-Node web entry can share it.
  * No remote content of any kind: scripts, styles, fonts and images come from the app itself.
  */
-export function contentSecurityPolicy(connectSrc: readonly string[] = []): string {
+export interface CspOptions {
+  /** Extra connect-src sources, e.g. the loopback WebSocket of `npm run web`. */
+  connectSrc?: readonly string[];
+  /** electron-vite dev server only: its React-refresh preamble is an inline script and HMR uses a WebSocket. */
+  devServer?: boolean;
+}
+
+export function contentSecurityPolicy(opts: CspOptions = {}): string {
+  const dev = opts.devServer === true;
+  const connect = ["'self'", ...(opts.connectSrc ?? []), ...(dev ? ['ws://localhost:*', 'ws://127.0.0.1:*'] : [])];
   return [
     "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
+    dev ? "script-src 'self' 'unsafe-inline'" : "script-src 'self'",
+    dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src ${["'self'", ...connectSrc].join(' ')}`,
+    `connect-src ${connect.join(' ')}`,
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

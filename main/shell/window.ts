@@ -8,13 +8,11 @@ import { PRELOAD_PATH, RENDERER_INDEX, devRendererUrl, isAppUrl } from './paths.
 
 /** Session-wide guards; call once before the first window. */
 export function hardenSession(ses: Session = session.defaultSession): void {
-  const devUrl = devRendererUrl();
-  if (devUrl === undefined) {
-    // The page carries the same policy in a <meta> tag (headers may not apply to file://); this covers the rest.
-    ses.webRequest.onHeadersReceived((details, callback) => {
-      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy()] } });
-    });
-  }
+  // Header-delivered CSP for every response, file:// included (Electron's webRequest covers file: loads).
+  const csp = contentSecurityPolicy({ devServer: devRendererUrl() !== undefined });
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
+  });
   ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   ses.setPermissionCheckHandler(() => false);
   ses.setDevicePermissionHandler(() => false);

@@ -59,6 +59,13 @@ describe.skipIf(!electronPath)('Electron app (real gateway, demo model)', () => 
       api: Object.keys((window as unknown as { agentdesk: object }).agentdesk).sort(),
     }));
     expect(globals).toEqual({ require: 'undefined', process: 'undefined', api: ['onEvent', 'request'] });
+    const inlineRan = await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inlineRan = true';
+      document.head.append(s);
+      return (window as unknown as { __inlineRan?: boolean }).__inlineRan === true;
+    });
+    expect(inlineRan).toBe(false); // the CSP header reached the file:// page
   });
 
   it('refuses navigation away from the app', async () => {

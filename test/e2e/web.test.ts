@@ -79,8 +79,7 @@ async function newPage(): Promise<{ page: Page; problems: string[] }> {
 beforeAll(async () => {
   ensureBuilt(['out/main/web.js', 'out/renderer/index.html']);
   const { home, workspace } = makeFolders('web');
-  await startWeb(home, workspace);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  [browser] = await Promise.all([chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), startWeb(home, workspace)]);
 }, 180_000);
 
 afterAll(async () => {
@@ -130,12 +129,19 @@ describe('web UI over the loopback WebSocket (real gateway, demo model)', () => 
     expect(await wsUpgrade(token)).toBe('open');
   });
 
-  it('a page opened with a bad token gets no data', async () => {
+  it('a page opened with a bad token gets no data; its policy blocks inline scripts', async () => {
     const { page } = await newPage();
     await page.goto(url.replace(token, 'f'.repeat(64)));
     await page.getByRole('status', { name: 'Connection: Disconnected' }).waitFor();
     expect(await page.locator('select[aria-label="Model"] option').count()).toBe(0);
     expect(await page.getByTestId('assistant-message').count()).toBe(0);
+    const inlineRan = await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inlineRan = true';
+      document.head.append(s);
+      return (window as unknown as { __inlineRan?: boolean }).__inlineRan === true;
+    });
+    expect(inlineRan).toBe(false);
     await page.close();
   });
 

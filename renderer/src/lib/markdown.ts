@@ -75,7 +75,8 @@ export function parseBlocks(source: string): Block[] {
   return blocks;
 }
 
-const INLINE = /(`[^`\n]+`)|(\*\*[^*\n]+\*\*)|(\*[^*\n]+\*|_[^_\n]+_)|(\[[^\]\n]+\]\((https?:\/\/[^)\s]+)\))/g;
+// `_em_` only between non-word characters, so identifiers like ANTHROPIC_API_KEY stay intact.
+const INLINE = /(`[^`\n]+`)|(\*\*[^*\n]+\*\*)|(\*[^*\s][^*\n]*\*|(?<!\w)_[^_\n]+_(?!\w))|(\[[^\]\n]+\]\((https?:\/\/[^)\s]+)\))/g;
 
 export function parseInline(text: string): Inline[] {
   const out: Inline[] = [];

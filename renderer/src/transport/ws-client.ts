@@ -19,7 +19,13 @@ interface Pending {
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 5000;
 
-export function createWsTransport(url: string): RendererTransport {
+export interface WsTransportClientOptions {
+  /** First reconnect delay (doubles up to MAX_BACKOFF_MS); tests pass a small value. */
+  minBackoffMs?: number;
+}
+
+export function createWsTransport(url: string, opts: WsTransportClientOptions = {}): RendererTransport & { close(): void } {
+  const minBackoff = opts.minBackoffMs ?? MIN_BACKOFF_MS;
   const pending = new Map<number, Pending>();
   const outbox: string[] = [];
   const eventListeners = new Set<(event: AgentEvent) => void>();
@@ -27,7 +33,8 @@ export function createWsTransport(url: string): RendererTransport {
   let status: ConnectionStatus = 'connecting';
   let socket: WebSocket | undefined;
   let nextId = 1;
-  let backoff = MIN_BACKOFF_MS;
+  let backoff = minBackoff;
+  let closed = false;
 
   const setStatus = (next: ConnectionStatus): void => {
     status = next;
@@ -59,7 +66,7 @@ export function createWsTransport(url: string): RendererTransport {
     const ws = new WebSocket(url);
     socket = ws;
     ws.onopen = () => {
-      backoff = MIN_BACKOFF_MS;
+      backoff = minBackoff;
       setStatus('open');
       for (const frame of outbox.splice(0)) ws.send(frame);
     };
@@ -71,6 +78,7 @@ export function createWsTransport(url: string): RendererTransport {
         waiter.reject(new Error('connection lost'));
       }
       setStatus('closed');
+      if (closed) return;
       setTimeout(connect, backoff);
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     };
@@ -96,6 +104,11 @@ export function createWsTransport(url: string): RendererTransport {
   return {
     kind: 'web',
     api,
+    /** Stops reconnecting and closes the socket. */
+    close() {
+      closed = true;
+      socket?.close();
+    },
     onStatus(listener) {
       statusListeners.add(listener);
       listener(status);
