@@ -1,6 +1,7 @@
 /**
  * Where the built pieces live relative to out/main/index.js, and which URLs count as "our page".
- * No 'electron' import: pure path logic.
+ * No 'electron' import: pure path logic. Import it only from the shell entry so it is bundled into out/main/index.js
+ * (a shared chunk under out/main/chunks/ would shift `here`).
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
