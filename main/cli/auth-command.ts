@@ -1,7 +1,7 @@
 /** `agentdesk auth add|list|remove`: API-key profiles in the OS keychain (keys never printed unmasked). */
 import { resolve } from 'node:path';
 import { loadConfig } from '../engine/config/load.js';
-import { listModels } from '../engine/models.js';
+import { providerNames } from '../engine/models.js';
 import { openKeychain, maskSecret, type SecretStore } from '../auth/secrets.js';
 import { profilesFor } from '../auth/profiles.js';
 import type { AuthArgs } from './args.js';
@@ -18,7 +18,7 @@ export async function runAuthCommand(
   const config = await loadConfig(home).catch((err: Error) => {
     throw new UsageError(err.message);
   });
-  const providers = [...new Set(listModels(config).map((m) => m.provider))].filter((p) => p !== 'demo');
+  const providers = providerNames(config).filter((p) => p !== 'demo');
 
   if (args.action === 'add') {
     const provider = args.provider!;

@@ -2,7 +2,7 @@
  * Anthropic Messages API StreamFn. Consumes the SDK's RAW event stream (the MessageStream helper throws on invalid
  * tool JSON and loses the turn), so tool arguments are parsed and repaired here.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { emptyUsage } from '../engine/messages.js';
 import { mapAnthropicStopReason, mergeAnthropicUsage, toAnthropicParams } from './anthropic-convert.js';
 import { ClientCache } from './client-cache.js';
@@ -10,15 +10,19 @@ import { StreamTruncatedError } from './errors.js';
 import { runProviderStream, type DoneReason, type StreamContext } from './stream-runner.js';
 import type { ProviderEvent, StreamFn, StreamRequest } from './types.js';
 
+// The SDK is loaded on first use: a run that never talks to Anthropic (demo, OpenAI) does not pay its load time.
+let sdk: Promise<typeof import('@anthropic-ai/sdk')> | undefined;
+let AnthropicClient: typeof Anthropic | undefined;
 const clients = new ClientCache<Anthropic>(
   (baseUrl, apiKey) =>
     // The engine does its own failover: no SDK retries (they also sleep any retry-after).
-    new Anthropic({ apiKey, ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 }),
+    new AnthropicClient!({ apiKey, ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 }),
 );
 
 export const streamAnthropic: StreamFn = (req) => runProviderStream(req, (ctx) => anthropicBody(req, ctx));
 
 async function* anthropicBody(req: StreamRequest, ctx: StreamContext): AsyncGenerator<ProviderEvent, DoneReason> {
+  AnthropicClient ??= (await (sdk ??= import('@anthropic-ai/sdk'))).default;
   const client = clients.get(req.model.baseUrl, req.apiKey);
   const params = toAnthropicParams(req);
   // Per-request headers (not client defaultHeaders) so the cached client serves every header set.

@@ -7,7 +7,6 @@
  */
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { execa } from 'execa';
 import { z } from 'zod';
 import { parseArgs } from './args.js';
 import { scrubEnv } from './env.js';
@@ -82,6 +81,8 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
     args.timeoutSeconds != null ? Math.min(args.timeoutSeconds * 1000, MAX_EXEC_TIMEOUT_MS) : s.timeoutMs;
   if (ctx.signal.aborted) throw new ToolError('exec: aborted before the command started');
 
+  // Loaded on first use: most runs never start a command, and execa's load time would land on every CLI start.
+  const { execa } = await import('execa');
   const started = Date.now();
   const child = execa(args.command, {
     shell,

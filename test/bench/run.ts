@@ -6,7 +6,7 @@
  * 2. In process: time per streamed delta through the SDK alone vs the full engine hot path (provider adapter +
  *    think-tag filter + call subscriber + event emitter), over a long reply.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,12 +24,21 @@ const REPLY = 'The quick brown fox jumps over the lazy dog. '.repeat(200); // 9 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function timeV(cmd: string, args: string[]): { wallS: number; rssKb: number } {
-  const r = spawnSync('/usr/bin/time', ['-v', cmd, ...args], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
-  if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
-  const wall = /Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+(?:\.\d+)?)/.exec(r.stderr)!;
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)!;
-  return { wallS: Number(wall[1] ?? 0) * 60 + Number(wall[2]), rssKb: Number(rss[1]) };
+/** Runs a command under /usr/bin/time -v (async: the fake server lives in this process and must keep serving). */
+function timeV(cmd: string, args: string[]): Promise<{ wallS: number; rssKb: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-v', cmd, ...args], { cwd: ROOT, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} failed (${code}): ${stderr}`));
+      const wall = /Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+(?:\.\d+)?)/.exec(stderr)!;
+      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)!;
+      resolve({ wallS: Number(wall[1] ?? 0) * 60 + Number(wall[2]), rssKb: Number(rss[1]) });
+    });
+  });
 }
 
 async function processLevel(baseUrl: string): Promise<void> {
@@ -50,8 +59,9 @@ async function processLevel(baseUrl: string): Promise<void> {
   console.log(`\n1) one turn, ${REPLY.length}-char reply, median of ${RUNS} runs (/usr/bin/time -v)`);
   console.log('   command                       wall (s)   peak RSS (MB)');
   for (const [name, cmd, args] of rows) {
-    timeV(cmd, args); // warm the file cache
-    const samples = Array.from({ length: RUNS }, () => timeV(cmd, args));
+    await timeV(cmd, args); // warm the file cache
+    const samples = [];
+    for (let i = 0; i < RUNS; i++) samples.push(await timeV(cmd, args));
     console.log(
       `   ${name.padEnd(28)} ${median(samples.map((s) => s.wallS)).toFixed(3).padStart(8)}   ${(median(samples.map((s) => s.rssKb)) / 1024).toFixed(1).padStart(12)}`,
     );
