@@ -15,7 +15,7 @@ export interface ListingEntry {
 
 const KEY_HINT =
   'This is the offline demo model: it follows a fixed script and calls no real LLM. To chat with a real model, ' +
-  'add an API key in Settings (or set ANTHROPIC_API_KEY / OPENAI_API_KEY, or run ' +
+  'set ANTHROPIC_API_KEY or OPENAI_API_KEY before starting AgentDesk (or store a key in the OS keychain with ' +
   '`agentdesk auth add --provider anthropic --label default`) and pick that model.';
 
 const clip = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
