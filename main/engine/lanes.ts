@@ -2,6 +2,8 @@
  * Command lanes (E3, first cut: `followup` mode): every run is queued in its session lane (strictly serial per
  * session) and then in the global lane (bounded concurrency, default 4). A failing task never wedges a lane.
  */
+import { KeyedMutex } from '../sessions/write-lock.js';
+
 export class Semaphore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -32,7 +34,8 @@ export class Semaphore {
 
 export class Lanes {
   private readonly global: Semaphore;
-  private readonly sessionTails = new Map<string, Promise<unknown>>();
+  /** The session lanes: the same keyed serialisation as the transcript write lock. */
+  private readonly sessions = new KeyedMutex();
 
   constructor(maxConcurrent = 4) {
     this.global = new Semaphore(maxConcurrent);
@@ -40,19 +43,12 @@ export class Lanes {
 
   /** Runs `task` after every earlier task of the same session, inside a global slot. */
   run<T>(sessionKey: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.sessionTails.get(sessionKey) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.global.run(task));
-    const tail = next.catch(() => undefined);
-    this.sessionTails.set(sessionKey, tail);
-    void tail.then(() => {
-      if (this.sessionTails.get(sessionKey) === tail) this.sessionTails.delete(sessionKey);
-    });
-    return next;
+    return this.sessions.run(sessionKey, () => this.global.run(task));
   }
 
   /** True while the session has a queued or running task. */
   isBusy(sessionKey: string): boolean {
-    return this.sessionTails.has(sessionKey);
+    return this.sessions.isLocked(sessionKey);
   }
 
   get activeCount(): number {
