@@ -15,8 +15,8 @@ export interface ListingEntry {
 
 const KEY_HINT =
   'This is the offline demo model: it follows a fixed script and calls no real LLM. To chat with a real model, ' +
-  'set ANTHROPIC_API_KEY or OPENAI_API_KEY before starting AgentDesk (or store a key in the OS keychain with ' +
-  '`agentdesk auth add --provider anthropic --label default`) and pick that model.';
+  'give AgentDesk an API key — set ANTHROPIC_API_KEY or OPENAI_API_KEY before starting it, or store one in the ' +
+  'OS keychain with `agentdesk auth add --provider anthropic --label default` — and pick that model.';
 
 const clip = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
