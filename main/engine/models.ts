@@ -3,6 +3,7 @@
  * overrides its api/baseUrl and adds (or overrides, by id) models. Refs are "provider/model", split at the FIRST
  * '/' because model ids may contain '/' ("openrouter/meta-llama/llama-3.1-8b").
  */
+import { DEMO_MODEL } from '../providers/demo.js';
 import type { AppConfig, ModelConfig, ProviderConfig } from './config/schema.js';
 import type { ApiKind, ModelDef } from '../providers/types.js';
 
@@ -44,7 +45,9 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
   },
   demo: {
     api: 'demo',
-    models: [{ id: 'agent', contextWindow: 200_000, maxTokens: 8_192, reasoning: true }],
+    models: [
+      { id: DEMO_MODEL.id, contextWindow: DEMO_MODEL.contextWindow, maxTokens: DEMO_MODEL.maxTokens, reasoning: DEMO_MODEL.reasoning },
+    ],
   },
 };
 
