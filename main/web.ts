@@ -3,11 +3,11 @@
  * Plain Node: the real gateway, a loopback-only http server for the built renderer (out/renderer) and the
  * WebSocket transport on /ws. Prints exactly one line to stdout: `AgentDesk web UI: http://127.0.0.1:PORT/?token=TOKEN`.
  */
+import { defaultHome } from './cli/home.js';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -46,7 +46,8 @@ function parseWebArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string): WebO
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0-65535, got ${values.port}`);
   return {
-    home: resolve(values.home ?? env.AGENTDESK_HOME ?? join(tmpdir(), 'agentdesk-web')),
+    // Same data folder as the CLI and the app, so sessions are shared between them.
+    home: resolve(values.home ?? defaultHome(env)),
     workspace: resolve(values.workspace ?? cwd),
     port,
   };
