@@ -2,31 +2,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emptyUsage, type AssistantMessage, type Message } from '../../main/engine/messages.js';
 import { streamOpenAIChat } from '../../main/providers/openai-chat.js';
-import type { ModelDef, ProviderEvent, StreamRequest } from '../../main/providers/types.js';
+import type { ModelDef, StreamRequest } from '../../main/providers/types.js';
+import { baseRequest, runStream, type StreamRun } from '../support/provider-stream.js';
 import { startFakeOpenAI, type FakeProvider } from '../fake/index.js';
 
 let fake: FakeProvider;
 let model: ModelDef;
 
-async function run(req: StreamRequest): Promise<{ events: ProviderEvent[]; message: AssistantMessage; last: ProviderEvent }> {
-  const events: ProviderEvent[] = [];
-  for await (const e of streamOpenAIChat(req)) events.push(e);
-  const last = events.at(-1)!;
-  if (last.type !== 'done' && last.type !== 'error') throw new Error('no terminal event');
-  return { events, message: last.message, last };
-}
-
-const base = (over: Partial<StreamRequest> = {}): StreamRequest => ({
-  model,
-  apiKey: 'sk-openai-test',
-  systemPrompt: 'You are a coding agent.',
-  messages: [{ role: 'user', content: 'hi', timestamp: 0 }],
-  tools: [],
-  thinking: 'off',
-  signal: new AbortController().signal,
-  idleTimeoutMs: 5_000,
-  ...over,
-});
+const run = (req: StreamRequest): Promise<StreamRun> => runStream(streamOpenAIChat, req);
+const base = (over: Partial<StreamRequest> = {}): StreamRequest => baseRequest(model, 'sk-openai-test', over);
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
