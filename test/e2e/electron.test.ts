@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { _electron, type ElectronApplication } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESULTS, ROOT, electronBinary, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+import { RESULTS, ROOT, chatWithDemo, electronBinary, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
 
 const electronPath = electronBinary();
 if (!electronPath) console.log('skipped: no Electron binary');
@@ -80,15 +80,7 @@ describe.skipIf(!electronPath)('Electron app (real gateway, demo model)', () => 
 
   it('chats with the demo model: thinking, a list tool call, the demo reply', async () => {
     const page = await app!.firstWindow();
-    await page.locator('select[aria-label="Model"] option[value="demo/agent"]').waitFor({ state: 'attached' });
-    expect(await page.getByLabel('Model').inputValue()).toBe('demo/agent');
-    await page.getByLabel('Message').fill('What is in this folder?');
-    await page.getByRole('button', { name: 'Send' }).click();
-    const reply = page.getByTestId('assistant-message').last();
-    await reply.getByTestId('tool-call').filter({ hasText: 'list' }).first().waitFor();
-    await reply.getByTestId('thinking').waitFor();
-    await page.locator('[data-testid="assistant-message"][data-status="done"]').filter({ hasText: '[Demo model]' }).waitFor();
-    expect(await reply.getByTestId('demo-badge').textContent()).toBe('Demo model');
+    await chatWithDemo(page);
     mkdirSync(RESULTS, { recursive: true });
     await page.screenshot({ path: join(RESULTS, 'electron-demo.png') });
   });

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import type { Locator, Page } from 'playwright-core';
 import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -60,4 +61,22 @@ export function electronBinary(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The demo chat both UIs must support: the demo model is the default, a message gets thinking, a `list` tool call
+ * and a finished "[Demo model]" reply with its badge. Returns the reply's locator for further checks.
+ */
+export async function chatWithDemo(page: Page): Promise<Locator> {
+  await page.locator('select[aria-label="Model"] option[value="demo/agent"]').waitFor({ state: 'attached' });
+  if ((await page.getByLabel('Model').inputValue()) !== 'demo/agent') throw new Error('demo/agent is not the default model');
+  await page.getByLabel('Message').fill('What is in this folder?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const reply = page.getByTestId('assistant-message').last();
+  await reply.getByTestId('tool-call').filter({ hasText: 'list' }).first().waitFor();
+  await reply.getByTestId('thinking').waitFor();
+  await page.locator('[data-testid="assistant-message"][data-status="done"]').filter({ hasText: '[Demo model]' }).waitFor();
+  const badge = await reply.getByTestId('demo-badge').textContent();
+  if (badge !== 'Demo model') throw new Error(`demo badge reads ${JSON.stringify(badge)}`);
+  return reply;
 }

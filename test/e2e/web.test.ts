@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ROOT, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ROOT, chatWithDemo, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
 
 const URL_LINE = /^AgentDesk web UI: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]{64}))$/;
 
@@ -95,19 +95,8 @@ describe('web UI over the loopback WebSocket (real gateway, demo model)', () => 
   it('chats with the demo model: thinking, a list tool call, the demo reply', async () => {
     const { page, problems } = await newPage();
     await page.goto(url);
-    const model = page.getByLabel('Model');
-    await page.locator('select[aria-label="Model"] option[value="demo/agent"]').waitFor({ state: 'attached' });
-    expect(await model.inputValue()).toBe('demo/agent'); // the default when no key exists
+    const reply = await chatWithDemo(page); // demo/agent is the default when no key exists
     expect(await page.locator('select[aria-label="Model"] option[value="demo/agent"]').textContent()).toBe('Demo (offline)');
-
-    await page.getByLabel('Message').fill('What is in this folder?');
-    await page.getByRole('button', { name: 'Send' }).click();
-
-    const reply = page.getByTestId('assistant-message').last();
-    await reply.getByTestId('tool-call').filter({ hasText: 'list' }).first().waitFor();
-    await reply.getByTestId('thinking').waitFor();
-    await page.locator('[data-testid="assistant-message"][data-status="done"]').filter({ hasText: '[Demo model]' }).waitFor();
-    expect(await reply.getByTestId('demo-badge').textContent()).toBe('Demo model');
     expect(await reply.getByTestId('tool-call').first().getAttribute('data-status')).toBe('ok');
     expect(await page.getByTestId('user-message').last().textContent()).toBe('What is in this folder?');
 
