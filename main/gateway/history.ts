@@ -1,7 +1,7 @@
 /** Turns transcript messages into displayable history entries (think tags moved to the thinking text). */
 import type { HistoryEntry } from '../../preload/contract.js';
 import type { Message } from '../engine/messages.js';
-import { createThinkTagFilter } from '../engine/think-tags.js';
+import { createThinkTagFilter } from '../engine/stream/think-tags.js';
 
 function splitTags(text: string): { text: string; thinking: string } {
   const filter = createThinkTagFilter();

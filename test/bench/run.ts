@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { startFakeAnthropic } from '../fake/index.js';
 import { streamAnthropic } from '../../main/providers/anthropic.js';
-import { CallSubscriber } from '../../main/engine/call-subscriber.js';
-import { createRunEmitter } from '../../main/engine/run-emitter.js';
+import { CallSubscriber } from '../../main/engine/stream/call-subscriber.js';
+import { createRunEmitter } from '../../main/engine/stream/run-emitter.js';
 import type { ModelDef } from '../../main/providers/types.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

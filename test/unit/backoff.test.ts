@@ -5,7 +5,7 @@ import {
   isAbortError,
   sleepAbortable,
   type Timers,
-} from '../../main/engine/backoff.js';
+} from '../../main/engine/run/backoff.js';
 
 describe('backoffDelay', () => {
   it.each<[number, number, number]>([

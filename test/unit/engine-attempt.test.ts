@@ -5,8 +5,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../preload/contract.js';
 import type { Message } from '../../main/engine/messages.js';
 import type { ModelDef } from '../../main/providers/types.js';
-import { buildContext, runAttempt, type AttemptParams } from '../../main/engine/attempt.js';
-import { createRunEmitter } from '../../main/engine/run-emitter.js';
+import { buildContext, runAttempt, type AttemptParams } from '../../main/engine/attempt/attempt.js';
+import { createRunEmitter } from '../../main/engine/stream/run-emitter.js';
 import { createWorkspaceTools } from '../../main/tools/index.js';
 import { scriptedStream, type ScriptedTurn } from '../support/scripted-stream.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lanes, Semaphore } from '../../main/engine/lanes.js';
+import { Lanes, Semaphore } from '../../main/engine/run/lanes.js';
 
 const deferred = () => {
   let resolve!: () => void;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message, StopReason, ToolResultMessage, UserMessage } from '../../main/engine/messages.js';
-import { MISSING_TOOL_RESULT_TEXT, repairToolPairing } from '../../main/engine/pairing.js';
+import { MISSING_TOOL_RESULT_TEXT, repairToolPairing } from '../../main/engine/attempt/pairing.js';
 
 // Compact builders; timestamps let a synthetic result be told apart (it takes its assistant's timestamp).
 const asst = (label: string, calls: string[], stopReason: StopReason = 'toolUse', ts = 100): AssistantMessage => ({

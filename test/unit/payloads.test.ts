@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPayloads, isSilentReply, TOOL_ERROR_FALLBACK } from '../../main/engine/payloads.js';
+import { buildPayloads, isSilentReply, TOOL_ERROR_FALLBACK } from '../../main/engine/stream/payloads.js';
 
 describe('isSilentReply', () => {
   it.each([

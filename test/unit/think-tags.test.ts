@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createThinkTagFilter, stripThinkTags, type ThinkSplit } from '../../main/engine/think-tags.js';
+import { createThinkTagFilter, stripThinkTags, type ThinkSplit } from '../../main/engine/stream/think-tags.js';
 
 /** Feeds `chunks` through one filter and concatenates every output, flush included. */
 function feed(chunks: string[]): ThinkSplit & { parts: ThinkSplit[] } {

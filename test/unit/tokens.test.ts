@@ -5,7 +5,7 @@ import {
   TOOL_CALL_OVERHEAD_TOKENS,
   estimateMessagesTokens,
   estimateTokens,
-} from '../../main/engine/tokens.js';
+} from '../../main/engine/attempt/tokens.js';
 
 // ---- Samples (deterministic). Reference counts below were measured once with js-tiktoken 1.x
 // (o200k_base and cl100k_base) on exactly these strings; js-tiktoken is not a project dependency.

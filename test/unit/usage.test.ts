@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type Usage } from '../../main/engine/messages.js';
-import { UsageAccumulator, addUsage } from '../../main/engine/usage.js';
+import { UsageAccumulator, addUsage } from '../../main/engine/attempt/usage.js';
 
 /** One call's usage; total = its four buckets. */
 const call = (input: number, output: number, cacheRead = 0, cacheWrite = 0): Usage => ({

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import os from 'node:os';
-import type { ModelDef, ToolSpec } from '../providers/types.js';
+import type { ModelDef, ToolSpec } from '../../providers/types.js';
 
 export const BASE_PROMPT = `You are AgentDesk, a careful assistant that works inside one folder on the user's computer (the workspace).
 Use the tools to look at files before you answer questions about them, and to make changes the user asks for.

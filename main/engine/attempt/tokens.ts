@@ -17,7 +17,7 @@
  * Claude has no public tokenizer and counts up to ~15 % more than o200k; callers should keep headroom
  * and calibrate with the usage each response reports.
  */
-import type { AssistantBlock, Message } from './messages.js';
+import type { AssistantBlock, Message } from '../messages.js';
 
 // Weights in tenths of a token (integer sums: no floating-point drift before the final ceil).
 const W_ALNUM = 2;

@@ -2,7 +2,7 @@
  * Registry of accepted runs (E4, first cut): state per runId for `agent.wait` / `agent.result`, abort, and
  * `waitForRunEnd`. Finished runs are kept (bounded) so a late `agent.wait` still gets the answer.
  */
-import type { RunResult, WaitResult } from '../../preload/contract.js';
+import type { RunResult, WaitResult } from '../../../preload/contract.js';
 import type { Timers } from './agent-run.js';
 
 export interface RunRecord {

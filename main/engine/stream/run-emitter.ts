@@ -2,7 +2,7 @@
  * Per-run event sink (E14): stamps every event with the runId and a gapless seq starting at 0, and fans it out.
  * A listener that throws is isolated: it can never break the run or starve other listeners.
  */
-import type { AgentEvent, StreamName } from '../../preload/contract.js';
+import type { AgentEvent, StreamName } from '../../../preload/contract.js';
 
 export type EventListener = (event: AgentEvent) => void;
 

@@ -20,8 +20,8 @@
  *
  * Pure: returns a new array; input messages are not mutated (unchanged messages are reused).
  */
-import type { AssistantMessage, Message, ToolCallBlock, ToolResultMessage } from './messages.js';
-import { toolCallsOf } from './messages.js';
+import type { AssistantMessage, Message, ToolCallBlock, ToolResultMessage } from '../messages.js';
+import { toolCallsOf } from '../messages.js';
 
 export const DEFAULT_MISSING_RESULT_TEXT = 'aborted';
 /** A more descriptive placeholder callers may pass as `missingResultText`. */

@@ -3,19 +3,19 @@
  * with every HTTP call and tool, the user message persisted before anything can fail, the attempt, usage totals and
  * the final RunResult. The run never throws: every failure becomes a `lifecycle` error event and an error result.
  */
-import type { RunResult, RunStatus } from '../../preload/contract.js';
-import type { ModelDef, StreamFn, ThinkingLevel } from '../providers/types.js';
-import type { Tool } from '../tools/types.js';
-import type { Message, Usage } from './messages.js';
-import { emptyUsage } from './messages.js';
-import type { RunEmitter } from './run-emitter.js';
-import type { EngineHooks } from './hooks.js';
-import type { ResolvedKey } from '../auth/keys.js';
-import type { SessionStore } from '../sessions/store.js';
-import { runAttempt } from './attempt.js';
-import { buildSystemPrompt } from './system-prompt.js';
-import { buildPayloads } from './payloads.js';
-import { classifyError } from './classify.js';
+import type { RunResult, RunStatus } from '../../../preload/contract.js';
+import type { ModelDef, StreamFn, ThinkingLevel } from '../../providers/types.js';
+import type { Tool } from '../../tools/types.js';
+import type { Message, Usage } from '../messages.js';
+import { emptyUsage } from '../messages.js';
+import type { RunEmitter } from '../stream/run-emitter.js';
+import type { EngineHooks } from '../attempt/hooks.js';
+import type { ResolvedKey } from '../../auth/keys.js';
+import type { SessionStore } from '../../sessions/store.js';
+import { runAttempt } from '../attempt/attempt.js';
+import { buildSystemPrompt } from '../attempt/system-prompt.js';
+import { buildPayloads } from '../stream/payloads.js';
+import { classifyError } from '../classify.js';
 
 export interface RunSpec {
   runId: string;

@@ -7,9 +7,9 @@
  * carries text we never streamed (a provider that re-sends the whole text at the end), only the unseen suffix is
  * emitted, never the whole text again.
  */
-import type { AssistantMessage } from './messages.js';
-import { assistantText } from './messages.js';
-import type { ProviderEvent } from '../providers/types.js';
+import type { AssistantMessage } from '../messages.js';
+import { assistantText } from '../messages.js';
+import type { ProviderEvent } from '../../providers/types.js';
 import type { RunEmitter } from './run-emitter.js';
 import { createThinkTagFilter } from './think-tags.js';
 

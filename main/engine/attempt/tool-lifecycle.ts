@@ -3,9 +3,9 @@
  * (may change params or block), execution with the run's abort signal, live updates, error formatting, the
  * after_tool_call hook (fire-and-forget, with durationMs) and a ToolResultMessage — also for failures (`isError`).
  */
-import type { ToolCallBlock, ToolResultMessage } from './messages.js';
-import type { Tool } from '../tools/types.js';
-import type { RunEmitter } from './run-emitter.js';
+import type { ToolCallBlock, ToolResultMessage } from '../messages.js';
+import type { Tool } from '../../tools/types.js';
+import type { RunEmitter } from '../stream/run-emitter.js';
 import { logHookFailure, type EngineHooks } from './hooks.js';
 
 export interface ToolRunContext {

@@ -2,7 +2,7 @@
  * Command lanes (E3, first cut: `followup` mode): every run is queued in its session lane (strictly serial per
  * session) and then in the global lane (bounded concurrency, default 4). A failing task never wedges a lane.
  */
-import { KeyedMutex } from '../sessions/write-lock.js';
+import { KeyedMutex } from '../../sessions/write-lock.js';
 
 export class Semaphore {
   private active = 0;

@@ -3,13 +3,13 @@
  * results, and repeat until the model stops. Every message is persisted as soon as it is complete, so a run that
  * fails part-way leaves a valid transcript behind.
  */
-import type { AssistantMessage, Message, ToolResultMessage, Usage } from './messages.js';
-import { emptyUsage, toolCallsOf } from './messages.js';
-import type { ModelDef, StreamFn, ThinkingLevel, ToolSpec } from '../providers/types.js';
-import type { Tool } from '../tools/types.js';
-import type { RunEmitter } from './run-emitter.js';
+import type { AssistantMessage, Message, ToolResultMessage, Usage } from '../messages.js';
+import { emptyUsage, toolCallsOf } from '../messages.js';
+import type { ModelDef, StreamFn, ThinkingLevel, ToolSpec } from '../../providers/types.js';
+import type { Tool } from '../../tools/types.js';
+import type { RunEmitter } from '../stream/run-emitter.js';
 import type { EngineHooks } from './hooks.js';
-import { CallSubscriber } from './call-subscriber.js';
+import { CallSubscriber } from '../stream/call-subscriber.js';
 import { runToolCall } from './tool-lifecycle.js';
 import { repairToolPairing } from './pairing.js';
 import { UsageAccumulator } from './usage.js';

@@ -10,7 +10,7 @@
  * replace the last known prompt snapshot: a context of 0 would be wrong. Its output still counts.
  * The `total` field of the calls passed in is ignored; it is recomputed.
  */
-import type { Usage } from './messages.js';
+import type { Usage } from '../messages.js';
 
 const promptTokens = (u: Usage): number => u.input + u.cacheRead + u.cacheWrite;
 
