@@ -111,7 +111,19 @@ export interface Methods {
 }
 export type MethodName = keyof Methods;
 
-export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction';
+export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction' | 'retry' | 'queue' | 'approval';
+
+/** E8 reasons a provider call failed (the engine's classification). */
+export type FailoverReasonDto =
+  | 'rate_limit'
+  | 'overloaded'
+  | 'billing'
+  | 'auth'
+  | 'timeout'
+  | 'context_overflow'
+  | 'format'
+  | 'model_not_found'
+  | 'unknown';
 
 /** Payloads per stream. */
 export type LifecycleData =
@@ -137,6 +149,61 @@ export type ToolData =
   | { phase: 'end'; toolCallId: string; name: string; result: string; isError: boolean; durationMs: number };
 export type CompactionData = { phase: 'start' } | { phase: 'end'; tokensBefore: number; tokensAfter: number };
 
+/**
+ * E7: one attempt failed and the outer loop decided what comes next ("rate-limited on anthropic:work, trying
+ * anthropic:personal"). Whatever the failed model call had streamed (its `turn`) is discarded: a client drops that
+ * turn's partial text, thinking and unfinished tool rows, so nothing is shown twice when the next attempt streams.
+ */
+export interface RetryData {
+  /** 1-based number of the attempt that failed. */
+  attempt: number;
+  reason: FailoverReasonDto;
+  /** One readable line (keys redacted). */
+  message: string;
+  provider: string;
+  model: string;
+  profileId: string | null;
+  /** The turn index whose partial output is discarded (absent: nothing had streamed). */
+  discardTurn?: number;
+  /** When the failed profile's cooldown ends (epoch ms), if it entered one. */
+  cooldownUntil?: number;
+  next:
+    | { action: 'rotate'; profileId: string }
+    | { action: 'backoff'; waitMs: number }
+    | { action: 'wait'; waitMs: number }
+    | { action: 'fallback'; provider: string; model: string }
+    | { action: 'compact' }
+    | { action: 'give_up' };
+}
+
+export type QueueMode = 'followup' | 'collect' | 'steer' | 'interrupt';
+
+/** E3: what happened to a message that arrived while its session was busy, and lane waits over 2 s. */
+export type QueueData =
+  | { phase: 'queued'; mode: QueueMode; position: number }
+  | { phase: 'waiting'; waitedMs: number; lane: 'session' | 'global' | 'subagent' }
+  | { phase: 'merged'; intoRunId: string }
+  | { phase: 'steered'; intoRunId: string }
+  | { phase: 'removed' }
+  | { phase: 'started' };
+
+/** T3: a tool call waits for the person's decision. */
+export type ApprovalDecision = 'allow_once' | 'allow_session' | 'deny';
+export type ApprovalData =
+  | {
+      phase: 'request';
+      approvalId: string;
+      toolCallId: string;
+      tool: string;
+      args: Record<string, unknown>;
+      cwd: string;
+      /** Unified diff for write / edit / apply_patch. */
+      diff?: string;
+      /** False where exec runs without an OS sandbox. */
+      sandboxed: boolean;
+    }
+  | { phase: 'resolved'; approvalId: string; toolCallId: string; decision: ApprovalDecision; reason?: string };
+
 export interface AgentEvent {
   type: 'event';
   runId: string;
@@ -144,7 +211,7 @@ export interface AgentEvent {
   /** Gapless per run, starting at 0. */
   seq: number;
   stream: StreamName;
-  data: LifecycleData | AssistantData | ThinkingData | ToolData | CompactionData;
+  data: LifecycleData | AssistantData | ThinkingData | ToolData | CompactionData | RetryData | QueueData | ApprovalData;
   ts: number;
 }
 
