@@ -123,6 +123,8 @@ export type FailoverReasonDto =
   | 'context_overflow'
   | 'format'
   | 'model_not_found'
+  | 'server_error'
+  | 'aborted'
   | 'unknown';
 
 /** Payloads per stream. */
