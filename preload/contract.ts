@@ -98,6 +98,22 @@ export interface AppInfo {
   version: string;
 }
 
+/** E6: one auth profile as the outer loop sees it (never the key itself). */
+export interface ProfileStatus {
+  id: string; // "provider:label"
+  provider: string;
+  source: 'env' | 'keychain';
+  /** Masked key (last four characters), when the key is readable. */
+  masked?: string;
+  state: 'ok' | 'cooling' | 'disabled' | 'missing';
+  /** Epoch ms when the cooldown ends (state 'cooling'). */
+  cooldownUntil?: number;
+  reason?: FailoverReasonDto;
+  lastError?: string;
+  lastGoodAt?: number;
+  lastUsedAt?: number;
+}
+
 /** Request name → [params, result]. */
 export interface Methods {
   agent: [AgentParams, AgentAccepted];
