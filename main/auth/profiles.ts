@@ -4,7 +4,7 @@
  *   2. keychain-only ids "provider:label" not already listed,
  *   3. the built-in env profile "provider:env" when its variable is set (ANTHROPIC_API_KEY / OPENAI_API_KEY, or the
  *      provider's configured `apiKeyEnv`).
- * The demo provider needs none. Cooldown-aware ordering (locked › preferred › last good) comes later.
+ * The demo provider needs none. This is config order; the order the loop tries them in is auth/order.ts.
  */
 import type { AppConfig } from '../engine/config/schema.js';
 import { BUILT_IN_PROVIDERS } from '../engine/models.js';
@@ -14,6 +14,8 @@ export interface AuthProfile {
   provider: string;
   source: 'env' | 'keychain';
   apiKeyEnv?: string;
+  locked?: boolean;
+  preferred?: boolean;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -37,7 +39,8 @@ export function profilesFor(config: AppConfig, provider: string, env: Env, keych
 
   for (const p of config.authProfiles ?? []) {
     if (p.provider !== provider) continue;
-    add(p.apiKeyEnv ? { id: p.id, provider, source: 'env', apiKeyEnv: p.apiKeyEnv } : { id: p.id, provider, source: 'keychain' });
+    const flags = { ...(p.locked ? { locked: true } : {}), ...(p.preferred ? { preferred: true } : {}) };
+    add(p.apiKeyEnv ? { id: p.id, provider, source: 'env', apiKeyEnv: p.apiKeyEnv, ...flags } : { id: p.id, provider, source: 'keychain', ...flags });
   }
 
   const prefix = `${provider}:`;

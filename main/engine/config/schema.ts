@@ -33,6 +33,10 @@ export const authProfileConfigSchema = z.strictObject({
   id: nonEmpty,
   provider: nonEmpty,
   apiKeyEnv: nonEmpty.optional(),
+  /** E6: always use this profile for its provider; it never rotates (cooldowns still apply). */
+  locked: z.boolean().optional(),
+  /** E6: try this profile first (before the last good one). */
+  preferred: z.boolean().optional(),
 });
 
 export const agentConfigSchema = z.strictObject({

@@ -1,0 +1,138 @@
+/**
+ * E6: the auth profiles the outer loop rotates through — which exist (config `authProfiles` with apiKeyEnv, OS
+ * keychain ids, the built-in env variable), their order (order.ts), their keys, and their persisted state
+ * (state-store.ts, shared by every process on the home folder). The keychain is opened only when a configured
+ * profile lives there or no environment key is ready, so a headless run with env keys never touches D-Bus.
+ */
+import type { ProfileStatus } from '../../preload/contract.js';
+import type { ModelDef } from '../providers/types.js';
+import type { AppConfig } from '../engine/config/schema.js';
+import { providerNames } from '../engine/models.js';
+import type { ClassifiedError } from '../engine/classify.js';
+import { profilesFor, providerKeyEnv, type AuthProfile } from './profiles.js';
+import { maskSecret, type SecretStore } from './secrets.js';
+import { orderProfiles, type OrderedProfiles } from './order.js';
+import { displayState, recordFailure, recordSuccess, recordUse, type ProfileState } from './cooldown.js';
+import type { AuthStateStore, ProfileStates } from './state-store.js';
+
+export class NoApiKeyError extends Error {
+  override name = 'NoApiKeyError';
+}
+
+/** Either profiles to try, or a provider that needs no key (demo, a local server without auth). */
+export type AuthPlan = ({ kind: 'profiles' } & OrderedProfiles & { states: ProfileStates }) | { kind: 'keyless'; apiKey: string };
+
+const BUILT_IN = new Set(['anthropic', 'openai']);
+type Env = NodeJS.ProcessEnv;
+
+export interface AuthPoolOptions {
+  config: AppConfig;
+  env: Env;
+  openSecrets: () => Promise<SecretStore>;
+  state: AuthStateStore;
+  now: () => number;
+}
+
+export class AuthPool {
+  constructor(private readonly o: AuthPoolOptions) {}
+
+  private envKey(p: AuthProfile): string | undefined {
+    const v = p.apiKeyEnv ? this.o.env[p.apiKeyEnv]?.trim() : undefined;
+    return v ? v : undefined;
+  }
+
+  private async keychainIds(provider?: string): Promise<{ ids: string[]; problem?: string }> {
+    try {
+      const ids = await (await this.o.openSecrets()).list();
+      return { ids: provider ? ids.filter((id) => id.startsWith(`${provider}:`)) : ids };
+    } catch (err) {
+      return { ids: [], problem: (err as Error).message };
+    }
+  }
+
+  /** The profiles of the model's provider in the order to try them (throws NoApiKeyError when there is none). */
+  async plan(model: ModelDef): Promise<AuthPlan> {
+    if (model.api === 'demo') return { kind: 'keyless', apiKey: 'demo' };
+    const { config, env } = this.o;
+    const provider = model.provider;
+    const states = await this.o.state.read();
+    const now = this.o.now();
+    let profiles = profilesFor(config, provider, env).filter((p) => p.source === 'keychain' || this.envKey(p));
+    let problem: string | undefined;
+    const needKeychain = profiles.some((p) => p.source === 'keychain') || orderProfiles(profiles, states, now).ready.length === 0;
+    if (needKeychain) {
+      const kc = await this.keychainIds(provider);
+      problem = kc.problem;
+      profiles = profilesFor(config, provider, env, kc.ids).filter((p) => (p.source === 'env' ? this.envKey(p) : kc.ids.includes(p.id)));
+    }
+    if (profiles.length > 0) return { kind: 'profiles', states, ...orderProfiles(profiles, states, now) };
+
+    const definesAuth = config.authProfiles?.some((p) => p.provider === provider) || config.providers?.[provider]?.apiKeyEnv;
+    // A configured local server (Ollama, LM Studio, vLLM) without any auth: the SDKs need a non-empty key.
+    if (!BUILT_IN.has(provider) && !definesAuth) return { kind: 'keyless', apiKey: 'no-key' };
+    const envHint = providerKeyEnv(config, provider);
+    const how = [envHint ? `set ${envHint}` : undefined, `add one with: agentdesk auth add --provider ${provider} --label default`]
+      .filter(Boolean)
+      .join(', or ');
+    throw new NoApiKeyError(`No API key for provider "${provider}": ${how}.${problem ? ` (${problem})` : ''}`);
+  }
+
+  async key(p: AuthProfile): Promise<string | null> {
+    if (p.source === 'env') return this.envKey(p) ?? null;
+    return ((await (await this.o.openSecrets()).get(p.id)) ?? '').trim() || null;
+  }
+
+  used(id: string): Promise<ProfileState> {
+    return this.o.state.update(id, (s) => recordUse(s, this.o.now()));
+  }
+
+  good(id: string): Promise<ProfileState> {
+    return this.o.state.update(id, (s) => recordSuccess(s, this.o.now()));
+  }
+
+  failed(id: string, err: ClassifiedError): Promise<ProfileState> {
+    return this.o.state.update(id, (s) =>
+      recordFailure(s, { reason: err.reason, message: err.message, now: this.o.now(), retryAfterMs: err.retryAfterMs }),
+    );
+  }
+
+  /** True when the provider has a usable key (env or keychain) or needs none. */
+  async hasKey(model: ModelDef): Promise<boolean> {
+    try {
+      await this.plan(model);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Every profile of every provider with its state (for `auth list` and the `auth.status` method). */
+  async status(): Promise<ProfileStatus[]> {
+    const { config, env } = this.o;
+    const states = await this.o.state.read();
+    const now = this.o.now();
+    const kc = await this.keychainIds();
+    let secrets: SecretStore | undefined;
+    if (!kc.problem) secrets = await this.o.openSecrets().catch(() => undefined);
+    const out: ProfileStatus[] = [];
+    for (const provider of providerNames(config).filter((p) => p !== 'demo')) {
+      for (const p of profilesFor(config, provider, env, kc.ids)) {
+        const key = p.source === 'env' ? this.envKey(p) : kc.ids.includes(p.id) ? ((await secrets?.get(p.id).catch(() => null)) ?? undefined) : undefined;
+        const s = states[p.id];
+        const state = key ? displayState(s, now) : 'missing';
+        out.push({
+          id: p.id,
+          provider,
+          source: p.source,
+          ...(key ? { masked: maskSecret(key) } : {}),
+          state,
+          ...(state === 'cooling' || state === 'disabled' ? { cooldownUntil: s?.cooldownUntil, reason: s?.reason } : {}),
+          ...(s?.lastError ? { lastError: s.lastError } : {}),
+          ...(s?.lastGoodAt !== undefined ? { lastGoodAt: s.lastGoodAt } : {}),
+          ...(s?.lastUsedAt !== undefined ? { lastUsedAt: s.lastUsedAt } : {}),
+        });
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * E6: the auth profiles' persisted state (cooldowns, last good, last used, last error, error counts) — one JSON
+ * file in the home folder shared by every process using it (the CLI and the app at once).
+ *
+ * Every change is read-modify-write under a proper-lockfile lock (`<file>.lock`, a crashed holder's lock goes
+ * stale after 10 s and is taken over) and lands with an atomic write (temp file + rename), so a reader never sees a
+ * half-written file. A corrupt or unreadable file costs one warning and a clean start, never a failed run.
+ */
+import { readFile, rename, writeFile, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import lockfile from 'proper-lockfile';
+import { z } from 'zod';
+import type { ProfileState } from './cooldown.js';
+
+export const AUTH_STATE_FILE = 'auth-state.json';
+
+const reasonSchema = z.enum([
+  'rate_limit', 'overloaded', 'billing', 'auth', 'timeout', 'context_overflow', 'format', 'model_not_found',
+  'server_error', 'aborted', 'unknown',
+]);
+const num = z.number().finite();
+const profileSchema = z.object({
+  cooldownUntil: num.optional(),
+  reason: reasonSchema.optional(),
+  errorCount: z.partialRecord(reasonSchema, z.number().int().nonnegative()).optional(),
+  lastFailureAt: num.optional(),
+  lastGoodAt: num.optional(),
+  lastUsedAt: num.optional(),
+  lastError: z.string().optional(),
+});
+const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), profileSchema) });
+
+export type ProfileStates = Record<string, ProfileState>;
+
+export interface AuthStateStoreOptions {
+  /** One line per problem (default: console.error). */
+  warn?: (message: string) => void;
+  /** A lock older than this belongs to a crashed process and is taken over (default 10 s). */
+  staleMs?: number;
+}
+
+export class AuthStateStore {
+  private warned = false;
+  private readonly warn: (message: string) => void;
+  private readonly staleMs: number;
+
+  constructor(
+    readonly file: string,
+    opts: AuthStateStoreOptions = {},
+  ) {
+    this.warn = opts.warn ?? ((m) => console.error(`[agentdesk] ${m}`));
+    this.staleMs = opts.staleMs ?? 10_000;
+  }
+
+  /** The current state (no lock: writes are atomic, so a read sees one whole version). */
+  async read(): Promise<ProfileStates> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      this.warnOnce(`could not read ${this.file} (${(err as Error).message}); profile cooldowns start clean.`);
+      return {};
+    }
+    try {
+      const parsed = fileSchema.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data.profiles as ProfileStates;
+    } catch {
+      /* falls through to the warning */
+    }
+    this.warnOnce(`${this.file} is not a valid auth state file; profile cooldowns start clean.`);
+    return {};
+  }
+
+  /** Changes one profile's state under the cross-process lock; returns the new state of that profile. */
+  async update(id: string, change: (s: ProfileState | undefined) => ProfileState): Promise<ProfileState> {
+    const release = await lockfile.lock(this.file, {
+      realpath: false,
+      stale: this.staleMs,
+      update: Math.max(1000, Math.floor(this.staleMs / 2)),
+      retries: { retries: 100, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true },
+    });
+    try {
+      const profiles = await this.read();
+      const next = change(profiles[id]);
+      profiles[id] = next;
+      await this.writeAtomic(JSON.stringify({ version: 1, profiles }, null, 2));
+      return next;
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  private async writeAtomic(text: string): Promise<void> {
+    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await writeFile(tmp, text, { mode: 0o600 });
+      await rename(tmp, this.file);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private warnOnce(message: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.warn(message);
+  }
+}
