@@ -38,12 +38,16 @@ export interface AttemptParams {
   persist: (message: Message) => Promise<void>;
   headers?: Record<string, string>;
   maxToolRounds?: number;
+  /** Turn index of this attempt's first model call (the outer loop numbers turns across attempts). */
+  turnOffset?: number;
 }
 
 export interface AttemptResult {
   kind: 'ok' | 'error';
-  /** Visible text of each assistant message of this attempt, in order. */
+  /** Visible text of each successful assistant message of this attempt, in order (a failed call's partial text is not). */
   texts: string[];
+  /** Model calls started (the next attempt's turnOffset is turnOffset + turns). */
+  turns: number;
   usage: Usage;
   calls: number;
   toolErrors: number;
@@ -71,10 +75,12 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const specs = toolSpecs(p.tools);
   const texts: string[] = [];
   let toolErrors = 0;
+  let turns = 0;
   const maxRounds = p.maxToolRounds ?? MAX_TOOL_ROUNDS;
   const result = (kind: AttemptResult['kind'], extra: Partial<AttemptResult> = {}): AttemptResult => ({
     kind,
     texts,
+    turns,
     usage: usage.calls > 0 ? usage.result() : emptyUsage(),
     calls: usage.calls,
     toolErrors,
@@ -85,7 +91,8 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     if (turn >= maxRounds) {
       return result('error', { error: new Error(`The model kept calling tools for ${maxRounds} rounds; stopping.`) });
     }
-    const subscriber = new CallSubscriber(p.emitter, turn);
+    const subscriber = new CallSubscriber(p.emitter, (p.turnOffset ?? 0) + turn);
+    turns = turn + 1;
     const parseErrors = new Map<string, string>();
     try {
       const stream = p.streamFn({
@@ -112,7 +119,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     usage.add(message.usage);
     await p.persist(message);
     messages.push(message);
-    if (outcome.visibleText.trim()) texts.push(outcome.visibleText);
+    if (outcome.error === undefined && outcome.visibleText.trim()) texts.push(outcome.visibleText);
     if (outcome.error !== undefined) {
       return result('error', { error: outcome.error, lastMessage: message });
     }

@@ -1,21 +1,17 @@
 /**
  * One agent run, end to end: lifecycle events, the run timeout (default 600 s) and user abort sharing one signal
- * with every HTTP call and tool, the user message persisted before anything can fail, the attempt, usage totals and
- * the final RunResult. The run never throws: every failure becomes a `lifecycle` error event and an error result.
+ * with every HTTP call, sleep and tool, the user message persisted before anything can fail, the outer loop
+ * (outer-loop.ts) and the final RunResult. The run never throws: every failure becomes a `lifecycle` error event
+ * and an error result. The deadline holds whatever the loop is doing: the result is settled as soon as the signal
+ * fires, and anything still running after that (a hook or tool ignoring the signal) can no longer write.
  */
 import type { RunResult, RunStatus } from '../../../preload/contract.js';
-import type { ModelDef, StreamFn, ThinkingLevel } from '../../providers/types.js';
-import type { Tool } from '../../tools/types.js';
-import type { Message, Usage } from '../messages.js';
-import { emptyUsage } from '../messages.js';
+import type { ModelDef, ThinkingLevel } from '../../providers/types.js';
+import type { Message } from '../messages.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
-import type { EngineHooks } from '../attempt/hooks.js';
-import type { ResolvedKey } from '../../auth/keys.js';
-import type { SessionStore } from '../../sessions/store.js';
-import { runAttempt } from '../attempt/attempt.js';
-import { buildSystemPrompt } from '../attempt/system-prompt.js';
 import { buildPayloads } from '../stream/payloads.js';
 import { classifyError } from '../classify.js';
+import { contextWarning, runOuterLoop, type LoopDeps, type LoopOutcome } from './outer-loop.js';
 
 export interface RunSpec {
   runId: string;
@@ -23,6 +19,8 @@ export interface RunSpec {
   sessionId: string;
   message: string;
   model: ModelDef;
+  /** `agent.model.fallbacks`, resolved, tried in order after the primary. */
+  fallbacks?: readonly ModelDef[];
   thinking: ThinkingLevel;
   timeoutMs: number;
   /** Extra HTTP headers for provider calls (tests pick fake-server scenarios with them). */
@@ -34,17 +32,7 @@ export interface Timers {
   clearTimeout: (handle: unknown) => void;
 }
 
-export interface RunDeps {
-  store: SessionStore;
-  tools: readonly Tool[];
-  workspace: string;
-  hooks: EngineHooks;
-  now: () => number;
-  timers: Timers;
-  resolveKey: (model: ModelDef) => Promise<ResolvedKey>;
-  streamFnFor: (model: ModelDef) => StreamFn;
-  idleTimeoutMs: (model: ModelDef) => number;
-}
+export type RunDeps = LoopDeps;
 
 export class RunTimeoutError extends Error {
   override name = 'RunTimeoutError';
@@ -55,6 +43,9 @@ export const nodeTimers: Timers = {
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
+/** After the deadline, how long the loop may take to settle before the result is built without it. */
+const ABORT_GRACE_MS = 250;
+
 export async function executeRun(
   spec: RunSpec,
   deps: RunDeps,
@@ -63,12 +54,14 @@ export async function executeRun(
 ): Promise<RunResult> {
   const startedAt = deps.now();
   const { model } = spec;
+  const warning = contextWarning(model, deps.contextTokens(model));
   emitter.emit('lifecycle', {
     phase: 'start',
     startedAt,
     provider: model.provider,
     model: model.id,
     ...(model.api === 'demo' ? { demo: true } : {}),
+    ...(warning ? { warning } : {}),
   });
 
   const controller = new AbortController();
@@ -79,45 +72,49 @@ export async function executeRun(
     () => controller.abort(new RunTimeoutError(`The run timed out after ${Math.round(spec.timeoutMs / 1000)} s.`)),
     spec.timeoutMs,
   );
+  let settled = false;
+  const persist = (m: Message) => (settled ? Promise.resolve() : deps.store.append(spec.sessionId, m));
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (controller.signal.aborted) resolve('aborted');
+    else controller.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
 
-  let profileId: string | null = null;
-  let usage: Usage = emptyUsage();
-  let texts: string[] = [];
-  let toolErrors = 0;
+  let loop: LoopOutcome | undefined;
   let error: unknown;
   try {
     const history = await deps.store.loadMessages(spec.sessionId);
     const userMessage: Message = { role: 'user', content: spec.message, timestamp: deps.now() };
     await deps.store.append(spec.sessionId, userMessage);
-    const key = await deps.resolveKey(model);
-    profileId = key.profileId;
-    const systemPrompt = await buildSystemPrompt({ workspace: deps.workspace, model, tools: deps.tools, now: deps.now() });
-    const attempt = await runAttempt({
-      runId: spec.runId,
-      sessionKey: spec.sessionKey,
-      model,
-      apiKey: key.apiKey,
-      streamFn: deps.streamFnFor(model),
-      systemPrompt,
-      messages: [...history, userMessage],
-      tools: deps.tools,
-      workspace: deps.workspace,
-      thinking: model.reasoning ? spec.thinking : 'off',
-      signal: controller.signal,
-      idleTimeoutMs: deps.idleTimeoutMs(model),
+    const running = runOuterLoop(
+      {
+        runId: spec.runId,
+        sessionKey: spec.sessionKey,
+        sessionId: spec.sessionId,
+        models: [model, ...(spec.fallbacks ?? [])],
+        thinking: spec.thinking,
+        headers: spec.headers,
+        messages: [...history, userMessage],
+        persist,
+      },
+      deps,
       emitter,
-      hooks: deps.hooks,
-      now: deps.now,
-      persist: (m) => deps.store.append(spec.sessionId, m),
-      headers: spec.headers,
-    });
-    usage = attempt.usage;
-    texts = attempt.texts;
-    toolErrors = attempt.toolErrors;
-    if (attempt.kind === 'error') error = attempt.error;
+      controller.signal,
+    );
+    running.catch(() => undefined); // settled below, or abandoned after the deadline
+    const first = await Promise.race([running, aborted]);
+    if (first === 'aborted') {
+      error = controller.signal.reason;
+      // A loop that honours the signal settles at once: keep what it completed (texts, usage, attempts).
+      const grace = new Promise<undefined>((resolve) => deps.timers.setTimeout(() => resolve(undefined), ABORT_GRACE_MS));
+      loop = await Promise.race([running, grace]);
+    } else {
+      loop = first;
+      error = first.error;
+    }
   } catch (err) {
     error = err;
   } finally {
+    settled = true;
     deps.timers.clearTimeout(timer);
     external.removeEventListener('abort', onExternalAbort);
   }
@@ -127,9 +124,11 @@ export async function executeRun(
   const status: RunStatus =
     error === undefined ? 'ok' : reason instanceof RunTimeoutError ? 'timeout' : 'error';
   const errorText = error === undefined ? undefined : describeRunError(reason ?? error);
+  const usage = loop?.usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+  const used = loop?.model ?? model;
 
   try {
-    await deps.store.update(spec.sessionKey, { model: `${model.provider}/${model.id}`, addUsage: usage });
+    await deps.store.update(spec.sessionKey, { model: `${used.provider}/${used.id}`, addUsage: usage });
   } catch (err) {
     console.error(`[agentdesk] could not update the session index: ${(err as Error).message}`);
   }
@@ -137,14 +136,14 @@ export async function executeRun(
   const result: RunResult = {
     runId: spec.runId,
     status,
-    payloads: buildPayloads({ texts, errorText, toolErrors }),
+    payloads: buildPayloads({ texts: loop?.texts ?? [], errorText, toolErrors: loop?.toolErrors ?? 0 }),
     usage,
     meta: {
-      provider: model.provider,
-      model: model.id,
-      profileId,
-      attempts: 1,
-      compactions: 0,
+      provider: used.provider,
+      model: used.id,
+      profileId: loop?.profileId ?? null,
+      attempts: loop?.attempts ?? (error === undefined ? 1 : 0),
+      compactions: loop?.compactions ?? 0,
       ...(errorText ? { error: errorText } : {}),
     },
   };
@@ -162,7 +161,10 @@ function abortError(message: string): Error {
 
 /** One clear line for the user. Known local errors keep their own message; provider errors are classified (E8). */
 export function describeRunError(err: unknown): string {
-  if (err instanceof Error && ['RunTimeoutError', 'AbortError', 'NoApiKeyError', 'KeychainUnavailableError', 'ModelNotFoundError'].includes(err.name)) {
+  if (
+    err instanceof Error &&
+    ['RunTimeoutError', 'AbortError', 'NoApiKeyError', 'KeychainUnavailableError', 'ModelNotFoundError', 'RunFailedError', 'ContextWindowTooSmallError'].includes(err.name)
+  ) {
     return err.message;
   }
   return classifyError(err).message;

@@ -1,0 +1,349 @@
+/**
+ * E7: the outer loop — one loop around runAttempt. Each failed attempt is classified (E8), the profile's state is
+ * recorded (E6 cooldowns, shared across processes), and decideNext picks the next step: rotate to another auth
+ * profile, back off or honour retry-after (abortable), compact (the recoverOverflow hand-off), fall back to the next
+ * model, or give up with one error naming what was tried. Every step is announced as a `retry` event first.
+ *
+ * A retry resumes from the transcript as it is: completed tool calls and results stay, the failed call's partial
+ * assistant turn stays in the transcript but buildContext never sends it again, and its text is not a payload.
+ */
+import type { RetryData } from '../../../preload/contract.js';
+import type { ModelDef, StreamFn, ThinkingLevel } from '../../providers/types.js';
+import type { Tool } from '../../tools/types.js';
+import type { Message, Usage } from '../messages.js';
+import type { RunEmitter } from '../stream/run-emitter.js';
+import type { EngineHooks } from '../attempt/hooks.js';
+import type { SessionStore } from '../../sessions/store.js';
+import type { AuthPlan, AuthPool } from '../../auth/pool.js';
+import type { AuthProfile } from '../../auth/profiles.js';
+import { TRANSIENT_COOLDOWN } from '../../auth/cooldown.js';
+import { runAttempt } from '../attempt/attempt.js';
+import { UsageAccumulator } from '../attempt/usage.js';
+import { buildSystemPrompt } from '../attempt/system-prompt.js';
+import { classifyError, type ClassifiedError, type FailoverReason } from '../classify.js';
+import { checkContextWindow, CONTEXT_MIN, CONTEXT_WARN_BELOW } from '../models.js';
+
+/** E5: the warning for a window under 32 000 tokens (shown with the run's start). */
+export function contextWarning(model: ModelDef, window: number): string | undefined {
+  if (checkContextWindow(window) !== 'warn') return undefined;
+  return `The context window of ${ref(model)} is only ${window} tokens (under ${CONTEXT_WARN_BELOW}): long tasks may not fit.`;
+}
+import { sleepAbortable, type Timers } from './backoff.js';
+import { decideNext, type NextStep } from './failover-decision.js';
+import { maxIterations } from './iteration-cap.js';
+import { MAX_OVERFLOW_RECOVERIES, type RecoverOverflow } from './overflow.js';
+
+export type AuthSource = Pick<AuthPool, 'plan' | 'key' | 'used' | 'good' | 'failed'>;
+
+export interface LoopDeps {
+  store: SessionStore;
+  tools: readonly Tool[];
+  workspace: string;
+  hooks: EngineHooks;
+  now: () => number;
+  timers: Timers;
+  random: () => number;
+  auth: AuthSource;
+  streamFnFor: (model: ModelDef) => StreamFn;
+  idleTimeoutMs: (model: ModelDef) => number;
+  /** The window for every budget decision (agent.contextTokens caps the model's own). */
+  contextTokens: (model: ModelDef) => number;
+  /** Context-overflow recovery (compaction); without it an overflow ends the run with a clear error. */
+  recoverOverflow?: RecoverOverflow;
+  retryAfterCapMs?: number;
+}
+
+export interface LoopSpec {
+  runId: string;
+  sessionKey: string;
+  sessionId: string;
+  /** The primary model, then `agent.model.fallbacks` in order. */
+  models: readonly ModelDef[];
+  thinking: ThinkingLevel;
+  headers?: Record<string, string>;
+  /** The context for the first attempt (history + this run's user message, already persisted). */
+  messages: Message[];
+  persist: (m: Message) => Promise<void>;
+}
+
+export interface LoopOutcome {
+  ok: boolean;
+  texts: string[];
+  usage: Usage;
+  toolErrors: number;
+  attempts: number;
+  compactions: number;
+  model: ModelDef;
+  profileId: string | null;
+  /** The failure, when !ok: an Error whose message is the one line for the user (or the raw cause). */
+  error?: unknown;
+}
+
+interface Tried {
+  model: ModelDef;
+  profileId: string | null;
+  reason: FailoverReason;
+  message: string;
+}
+
+export class RunFailedError extends Error {
+  override name = 'RunFailedError';
+}
+export class ContextWindowTooSmallError extends Error {
+  override name = 'ContextWindowTooSmallError';
+}
+
+const ref = (m: ModelDef) => `${m.provider}/${m.id}`;
+
+export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunEmitter, signal: AbortSignal): Promise<LoopOutcome> {
+  const usage = new UsageAccumulator();
+  const texts: string[] = [];
+  let toolErrors = 0;
+  let attempts = 0;
+  let compactions = 0;
+  let turns = 0;
+  let budget: number | undefined;
+  const tried: Tried[] = [];
+  let lastError: unknown;
+  let model = spec.models[0]!;
+  let profileId: string | null = null;
+
+  const outcome = (error?: unknown): LoopOutcome => ({
+    ok: error === undefined,
+    texts,
+    usage: usage.calls > 0 ? usage.result() : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    toolErrors,
+    attempts,
+    compactions,
+    model,
+    profileId,
+    ...(error !== undefined ? { error } : {}),
+  });
+  const announce = (failed: Tried, next: Exclude<NextStep, { action: 'give_up' }>, cooldownUntil?: number, discardTurn?: number) => {
+    const { profileId: nextProfile, ...rest } = next as NextStep & { profileId?: string | null };
+    const nextDto: RetryData['next'] =
+      next.action === 'rotate'
+        ? { action: 'rotate', profileId: next.profileId }
+        : ({ ...rest, ...(nextProfile ? { profileId: nextProfile } : {}) } as RetryData['next']);
+    const data: RetryData = {
+      attempt: attempts,
+      reason: failed.reason,
+      message: failed.message,
+      provider: failed.model.provider,
+      model: failed.model.id,
+      profileId: failed.profileId,
+      ...(discardTurn !== undefined ? { discardTurn } : {}),
+      ...(cooldownUntil !== undefined ? { cooldownUntil } : {}),
+      next: nextDto,
+    };
+    emitter.emit('retry', data);
+  };
+  const giveUp = (why: string | undefined) => outcome(summarise(tried, lastError, why, attempts));
+
+  for (let m = 0; m < spec.models.length; m++) {
+    model = spec.models[m]!;
+    const nextModel = spec.models[m + 1];
+    const fallbackStep = nextModel ? ({ action: 'fallback', provider: nextModel.provider, model: nextModel.id } as const) : undefined;
+    const skipModel = (t: Tried, err: unknown): boolean => {
+      tried.push(t);
+      lastError = err;
+      if (!fallbackStep) return false;
+      announce(t, fallbackStep);
+      return true;
+    };
+
+    // E5 context guard.
+    const window = deps.contextTokens(model);
+    const guard = checkContextWindow(window);
+    if (guard === 'refuse') {
+      const err = new ContextWindowTooSmallError(
+        `The context window of ${ref(model)} is ${window} tokens, below the ${CONTEXT_MIN} minimum: raise agent.contextTokens or pick another model.`,
+      );
+      if (skipModel({ model, profileId: null, reason: 'format', message: err.message }, err)) continue;
+      return giveUp('exhausted');
+    }
+    let plan: AuthPlan;
+    try {
+      plan = await deps.auth.plan(model);
+    } catch (err) {
+      if (skipModel({ model, profileId: null, reason: 'auth', message: (err as Error).message }, err)) continue;
+      return giveUp('exhausted');
+    }
+    const profiles: AuthProfile[] = plan.kind === 'profiles' ? [...plan.ready, ...plan.cooling] : [];
+    budget ??= maxIterations(profiles.length);
+    let profile: AuthProfile | null;
+    let probeUsed = false;
+    if (plan.kind === 'keyless') profile = null;
+    else if (plan.ready[0]) profile = plan.ready[0];
+    else if (plan.cooling.every((p) => TRANSIENT_COOLDOWN.has(plan.states[p.id]?.reason ?? 'unknown'))) {
+      profile = plan.cooling[0]!; // every profile cools for a transient reason: one probe
+      probeUsed = true;
+    } else {
+      const until = Math.min(...plan.cooling.map((p) => plan.states[p.id]?.cooldownUntil ?? 0));
+      const msg = `Every API key of ${model.provider} is cooling down after errors (${plan.cooling.map((p) => `${p.id}: ${plan.states[p.id]?.reason ?? 'error'}`).join(', ')}) until ${new Date(until).toISOString()}.`;
+      if (skipModel({ model, profileId: null, reason: plan.states[plan.cooling[0]!.id]?.reason ?? 'auth', message: msg }, new RunFailedError(msg))) continue;
+      return giveUp('exhausted');
+    }
+    const triedHere = new Set<string>();
+    let backoffs = 0;
+    const systemPrompt = await buildSystemPrompt({ workspace: deps.workspace, model, tools: deps.tools, now: deps.now() });
+
+    for (;;) {
+      if (signal.aborted) return outcome(signal.reason);
+      profileId = profile?.id ?? null;
+      let apiKey: string | null = plan.kind === 'keyless' ? plan.apiKey : null;
+      if (profile) {
+        triedHere.add(profile.id);
+        apiKey = await deps.auth.key(profile).catch(() => null);
+        await deps.auth.used(profile.id);
+      }
+      const messages = attempts === 0 ? spec.messages : await deps.store.loadMessages(spec.sessionId);
+      attempts++;
+      const firstTurn = turns;
+      const result = apiKey
+        ? await runAttempt({
+            runId: spec.runId,
+            sessionKey: spec.sessionKey,
+            model,
+            apiKey,
+            streamFn: deps.streamFnFor(model),
+            systemPrompt,
+            messages,
+            tools: deps.tools,
+            workspace: deps.workspace,
+            thinking: model.reasoning ? spec.thinking : 'off',
+            signal,
+            idleTimeoutMs: deps.idleTimeoutMs(model),
+            emitter,
+            hooks: deps.hooks,
+            now: deps.now,
+            persist: spec.persist,
+            headers: spec.headers,
+            turnOffset: turns,
+          })
+        : undefined;
+      if (result) {
+        turns += result.turns;
+        usage.add(result.usage);
+        texts.push(...result.texts);
+        toolErrors += result.toolErrors;
+        if (result.kind === 'ok') {
+          if (profile) await deps.auth.good(profile.id);
+          return outcome();
+        }
+      }
+      if (signal.aborted) return outcome(signal.reason);
+      const rawError = result ? result.error : new RunFailedError(`The key of ${profileId} is no longer available.`);
+      const classified: ClassifiedError = classifyError(rawError, deps.now());
+      const failed: Tried = { model, profileId, reason: classified.reason, message: classified.message };
+      tried.push(failed);
+      lastError = rawError;
+
+      let cooldownUntil: number | undefined;
+      let fresh: AuthPlan | undefined;
+      if (profile) {
+        const st = await deps.auth.failed(profile.id, classified);
+        if ((st.cooldownUntil ?? 0) > deps.now()) cooldownUntil = st.cooldownUntil;
+        fresh = await deps.auth.plan(model).catch(() => undefined);
+      }
+      const freshProfiles = fresh?.kind === 'profiles' ? fresh : undefined;
+      const nextProfile = freshProfiles?.ready.find((p) => !triedHere.has(p.id));
+      let probe: AuthProfile | null | undefined;
+      if (!probeUsed && !nextProfile) {
+        if (plan.kind === 'keyless') probe = null;
+        else if (freshProfiles?.ready[0]) probe = freshProfiles.ready[0];
+        else if (freshProfiles && freshProfiles.cooling.every((p) => TRANSIENT_COOLDOWN.has(freshProfiles.states[p.id]?.reason ?? 'unknown'))) {
+          probe = freshProfiles.cooling[0];
+        }
+      }
+      const next = decideNext({
+        reason: classified.reason,
+        retryAfterMs: classified.retryAfterMs,
+        attempts,
+        maxIterations: budget,
+        currentProfile: profileId,
+        nextProfile: nextProfile?.id,
+        probeProfile: probe === undefined ? undefined : (probe?.id ?? null),
+        backoffs,
+        nextModel: nextModel ? { provider: nextModel.provider, model: nextModel.id } : undefined,
+        canCompact: deps.recoverOverflow !== undefined && compactions < MAX_OVERFLOW_RECOVERIES,
+        random: deps.random,
+        retryAfterCapMs: deps.retryAfterCapMs,
+      });
+      if (next.action === 'give_up') return giveUp(next.why);
+      const discardTurn = result && result.turns > 0 ? firstTurn + result.turns - 1 : undefined;
+      announce(failed, next, cooldownUntil, discardTurn);
+
+      const byId = (id: string | null): AuthProfile | null =>
+        id === null ? null : ([...(freshProfiles?.ready ?? []), ...(freshProfiles?.cooling ?? []), ...profiles].find((p) => p.id === id) ?? profile);
+      if (next.action === 'fallback') break;
+      if (next.action === 'rotate') {
+        profile = byId(next.profileId);
+        continue;
+      }
+      if (next.action === 'compact') {
+        compactions++;
+        const r = await deps.recoverOverflow!({
+          runId: spec.runId,
+          sessionKey: spec.sessionKey,
+          sessionId: spec.sessionId,
+          model,
+          contextTokens: window,
+          recovery: compactions,
+          error: classified,
+          signal,
+          emitter,
+        });
+        if (!r.compacted) {
+          lastError = new RunFailedError(`${classified.message} — compaction could not help${r.reason ? `: ${r.reason}` : ''}.`);
+          return outcome(lastError);
+        }
+        continue;
+      }
+      // backoff / wait: sleep (abortable), then retry on the chosen profile.
+      try {
+        await sleepAbortable(next.waitMs, signal, deps.timers);
+      } catch {
+        return outcome(signal.reason);
+      }
+      backoffs++;
+      const chosen = byId(next.profileId);
+      if (chosen && probe && chosen.id === probe.id) probeUsed = true;
+      if (plan.kind === 'keyless' && classified.reason === 'rate_limit') probeUsed = true;
+      profile = chosen;
+    }
+  }
+  return giveUp('exhausted');
+}
+
+const REASON_WORDS: Record<FailoverReason, string> = {
+  rate_limit: 'rate limit',
+  overloaded: 'overloaded',
+  billing: 'billing',
+  auth: 'key rejected',
+  timeout: 'timeout',
+  context_overflow: 'context overflow',
+  format: 'request rejected',
+  model_not_found: 'model not found',
+  server_error: 'server error',
+  aborted: 'aborted',
+  unknown: 'error',
+};
+
+/** One line for a failed run: the last error alone when one thing was tried, else what was tried and why. */
+function summarise(tried: readonly Tried[], lastError: unknown, why: string | undefined, attempts: number): unknown {
+  const distinct = new Set(tried.map((t) => `${ref(t.model)} ${t.profileId}`));
+  if (why === 'aborted') return lastError;
+  if (why !== 'retry_limit' && distinct.size <= 1 && tried.length <= 1) return lastError;
+  const byModel = new Map<string, string[]>();
+  for (const t of tried) {
+    const list = byModel.get(ref(t.model)) ?? [];
+    const item = `${t.profileId ?? 'no key'} (${REASON_WORDS[t.reason]})`;
+    if (list.at(-1) !== item) list.push(item);
+    byModel.set(ref(t.model), list);
+  }
+  const what = [...byModel].map(([m, items]) => `${m}: ${items.join(', ')}`).join('; ');
+  const last = tried.at(-1)?.message ?? 'unknown error';
+  const head = why === 'retry_limit' ? `Stopped after ${attempts} attempts (the retry limit)` : `Failed after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  return new RunFailedError(`${head} — tried ${what}. Last error: ${last}`);
+}

@@ -1,0 +1,226 @@
+/**
+ * The outer loop (E7) with the real auth pool and state file in a temp home, the real session store, and an
+ * in-memory scripted stream standing in for the provider (the SDK paths are covered by test/integration/failover).
+ * Timers are injected: sleeps resolve at once and their lengths are recorded.
+ */
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AgentEvent, RetryData } from '../../preload/contract.js';
+import type { Message } from '../../main/engine/messages.js';
+import type { ModelDef } from '../../main/providers/types.js';
+import { configSchema, type AppConfigInput } from '../../main/engine/config/schema.js';
+import { SessionStore } from '../../main/sessions/store.js';
+import { AuthPool } from '../../main/auth/pool.js';
+import { AuthStateStore } from '../../main/auth/state-store.js';
+import { createRunEmitter } from '../../main/engine/stream/run-emitter.js';
+import { contextWarning, runOuterLoop, type LoopDeps } from '../../main/engine/run/outer-loop.js';
+import type { Timers } from '../../main/engine/run/backoff.js';
+import { createWorkspaceTools } from '../../main/tools/index.js';
+import { scriptedStream, type ScriptedTurn } from '../support/scripted-stream.js';
+
+const primary: ModelDef = { provider: 'p', id: 'one', api: 'anthropic', contextWindow: 100_000, maxTokens: 1000, reasoning: false };
+const backup: ModelDef = { provider: 'q', id: 'two', api: 'openai-chat', contextWindow: 100_000, maxTokens: 1000, reasoning: false };
+
+const httpError = (status: number, message: string, headers: Record<string, string> = {}) =>
+  Object.assign(new Error(`${status} ${message}`), { status, headers });
+
+const CONFIG: AppConfigInput = {
+  providers: {
+    p: { api: 'anthropic', baseUrl: 'http://127.0.0.1:9', models: [{ id: 'one' }] },
+    q: { api: 'openai-chat', baseUrl: 'http://127.0.0.1:9', models: [{ id: 'two' }] },
+  },
+  authProfiles: [
+    { id: 'p:work', provider: 'p', apiKeyEnv: 'P_WORK' },
+    { id: 'p:personal', provider: 'p', apiKeyEnv: 'P_PERSONAL' },
+    { id: 'q:main', provider: 'q', apiKeyEnv: 'Q_MAIN' },
+  ],
+};
+const ENV = { P_WORK: 'key-work', P_PERSONAL: 'key-personal', Q_MAIN: 'key-q' };
+
+let home: string;
+let clock: number;
+beforeEach(async () => {
+  home = await realpath(await mkdtemp(join(tmpdir(), 'agentdesk-loop-')));
+  clock = 1_000_000;
+});
+
+function pool(env: Record<string, string> = ENV, config: AppConfigInput = CONFIG) {
+  return new AuthPool({
+    config: configSchema.parse(config),
+    env,
+    openSecrets: () => Promise.reject(new Error('no keychain in this test')),
+    state: new AuthStateStore(join(home, 'auth-state.json')),
+    now: () => clock,
+  });
+}
+
+async function run(turns: ScriptedTurn[], opts: { models?: ModelDef[]; deps?: Partial<LoopDeps>; env?: Record<string, string>; signal?: AbortSignal } = {}) {
+  const store = new SessionStore(join(home, 'sessions'));
+  const session = await store.resolve('main');
+  const user: Message = { role: 'user', content: 'hi', timestamp: 1 };
+  await store.append(session.sessionId, user);
+  const events: AgentEvent[] = [];
+  const waits: number[] = [];
+  const timers: Timers = {
+    setTimeout: (fn, ms) => {
+      waits.push(ms);
+      clock += ms;
+      queueMicrotask(fn);
+      return 0;
+    },
+    clearTimeout: () => undefined,
+  };
+  const stream = scriptedStream(turns);
+  const deps: LoopDeps = {
+    store,
+    tools: createWorkspaceTools(),
+    workspace: home,
+    hooks: {},
+    now: () => clock,
+    timers,
+    random: () => 0,
+    auth: pool(opts.env),
+    streamFnFor: () => stream,
+    idleTimeoutMs: () => 5000,
+    contextTokens: (m) => m.contextWindow,
+    ...opts.deps,
+  };
+  const out = await runOuterLoop(
+    {
+      runId: 'r1',
+      sessionKey: 'main',
+      sessionId: session.sessionId,
+      models: opts.models ?? [primary],
+      thinking: 'off',
+      messages: [user],
+      persist: (m) => store.append(session.sessionId, m),
+    },
+    deps,
+    createRunEmitter('r1', 'main', (e) => events.push(e), () => clock),
+    opts.signal ?? new AbortController().signal,
+  );
+  const retries = events.filter((e) => e.stream === 'retry').map((e) => e.data as RetryData);
+  return { out, events, retries, waits, stream, transcript: await store.loadMessages(session.sessionId) };
+}
+
+describe('runOuterLoop (E7)', () => {
+  it('a 429 on the first profile completes on the second; partial output is discarded, not repeated', async () => {
+    const { out, retries, stream, events } = await run([
+      { text: ['Partial '], error: httpError(429, 'rate limited') },
+      { text: ['Done.'] },
+    ]);
+    expect(out).toMatchObject({ ok: true, attempts: 2, profileId: 'p:personal', texts: ['Done.'] });
+    expect(stream.requests.map((r) => r.apiKey)).toEqual(['key-work', 'key-personal']);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ attempt: 1, reason: 'rate_limit', profileId: 'p:work', discardTurn: 0, next: { action: 'rotate', profileId: 'p:personal' } });
+    expect(retries[0]!.cooldownUntil).toBe(clock + 30_000);
+    // the retry's model call is a new turn, and the failed partial assistant turn is never sent again
+    const turns = events.filter((e) => e.stream === 'assistant').map((e) => (e.data as { turn: number }).turn);
+    expect(turns).toEqual([0, 1]);
+    expect(stream.requests[1]!.messages.map((m) => m.role)).toEqual(['user']);
+    // the next process skips the cooling profile
+    const plan = await pool().plan(primary);
+    expect(plan.kind === 'profiles' && plan.ready.map((p) => p.id)).toEqual(['p:personal']);
+  });
+
+  it('resumes from the transcript: completed tool calls and results are kept across a retry', async () => {
+    const { out, stream, transcript } = await run([
+      { toolCalls: [{ id: 't1', name: 'list', arguments: {} }] },
+      { error: httpError(429, 'rate limited') },
+      { text: ['Listed.'] },
+    ]);
+    expect(out).toMatchObject({ ok: true, attempts: 2, texts: ['Listed.'] });
+    expect(stream.requests[2]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult']);
+    expect(transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'assistant']);
+  });
+
+  it('529 on the only profile backs off 250 ms, then probes the cooling profile', async () => {
+    const { out, retries, waits } = await run([{ error: httpError(529, 'Overloaded') }, { text: ['ok'] }], { env: { P_WORK: 'key-work' } });
+    expect(out).toMatchObject({ ok: true, attempts: 2, profileId: 'p:work' });
+    expect(waits).toEqual([250]);
+    expect(retries[0]!.next).toEqual({ action: 'backoff', waitMs: 250, profileId: 'p:work' });
+  });
+
+  it('repeated overload backs off 250 → 500 → 1000 → 1500 ms, then gives up naming what was tried', async () => {
+    const turns = Array.from({ length: 5 }, () => ({ error: httpError(529, 'Overloaded') }));
+    const { out, waits } = await run(turns, { env: { P_WORK: 'key-work' } });
+    expect(waits).toEqual([250, 500, 1000, 1500]);
+    expect(out.ok).toBe(false);
+    expect(out.attempts).toBe(5);
+    expect((out.error as Error).message).toMatch(/^Failed after 5 attempts — tried p\/one: p:work \(overloaded\)\. Last error: .*overloaded/);
+  });
+
+  it('a 401 on every profile of the primary falls back to the next model', async () => {
+    const { out, retries } = await run(
+      [{ error: httpError(401, 'invalid x-api-key') }, { error: httpError(401, 'invalid x-api-key') }, { text: ['From backup.'] }],
+      { models: [primary, backup] },
+    );
+    expect(out).toMatchObject({ ok: true, attempts: 3, profileId: 'q:main', model: backup, texts: ['From backup.'] });
+    expect(retries.map((r) => r.next)).toEqual([
+      { action: 'rotate', profileId: 'p:personal' },
+      { action: 'fallback', provider: 'q', model: 'two' },
+    ]);
+    const plan = await pool().plan(primary);
+    expect(plan.kind === 'profiles' && plan.ready).toEqual([]); // both disabled for 10 min
+  });
+
+  it('after the last model, one error names the models, profiles and reasons', async () => {
+    const { out } = await run(
+      [{ error: httpError(401, 'invalid x-api-key') }, { error: httpError(402, 'credit balance too low') }, { error: httpError(404, 'model: two not found') }],
+      { models: [primary, backup] },
+    );
+    expect(out.ok).toBe(false);
+    expect((out.error as Error).message).toMatch(
+      /^Failed after 3 attempts — tried p\/one: p:work \(key rejected\), p:personal \(billing\); q\/two: q:main \(model not found\)\. Last error: Model not found/,
+    );
+  });
+
+  it('a model without keys is skipped to the fallback', async () => {
+    const { out, retries } = await run([{ text: ['ok'] }], { models: [primary, backup], env: { Q_MAIN: 'key-q' } });
+    expect(out).toMatchObject({ ok: true, attempts: 1, profileId: 'q:main' });
+    expect(retries[0]).toMatchObject({ reason: 'auth', profileId: null, next: { action: 'fallback', provider: 'q' } });
+  });
+
+  it('a retry-after wait ends as soon as the run signal fires', async () => {
+    const controller = new AbortController();
+    const timeout = new Error('The run timed out after 3 s.');
+    const realTimers: Timers = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
+    setTimeout(() => controller.abort(timeout), 50);
+    const started = Date.now();
+    const { out, retries } = await run([{ error: httpError(429, 'rate limited', { 'retry-after': '30' }) }], {
+      env: { P_WORK: 'key-work' },
+      deps: { timers: realTimers },
+      signal: controller.signal,
+    });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(retries[0]!.next).toEqual({ action: 'wait', waitMs: 30_000, profileId: 'p:work' });
+    expect(out).toMatchObject({ ok: false, error: timeout });
+  });
+
+  it('an overflow without recovery is a clear error; with recovery it compacts and retries', async () => {
+    const overflow = () => httpError(400, 'prompt is too long: 250000 tokens > 200000 maximum');
+    const bare = await run([{ error: overflow() }]);
+    expect((bare.out.error as Error).message ?? String(bare.out.error)).toMatch(/prompt is too long/);
+    const calls: number[] = [];
+    const wired = await run([{ error: overflow() }, { text: ['fits now'] }], {
+      deps: { recoverOverflow: async (ctx) => (calls.push(ctx.recovery), { compacted: true, tokensBefore: 250_000, tokensAfter: 20_000 }) },
+    });
+    expect(calls).toEqual([1]);
+    expect(wired.out).toMatchObject({ ok: true, compactions: 1, attempts: 2 });
+    expect(wired.retries[0]!.next).toEqual({ action: 'compact' });
+    const useless = await run([{ error: overflow() }], { deps: { recoverOverflow: async () => ({ compacted: false, reason: 'nothing to compact' }) } });
+    expect((useless.out.error as Error).message).toMatch(/compaction could not help: nothing to compact/);
+  });
+
+  it('E5: a window under 16 000 tokens is refused, under 32 000 warned about', async () => {
+    const { out, stream } = await run([{ text: ['never'] }], { deps: { contextTokens: () => 12_000 } });
+    expect(stream.requests).toHaveLength(0);
+    expect((out.error as Error).message).toBe(
+      'The context window of p/one is 12000 tokens, below the 16000 minimum: raise agent.contextTokens or pick another model.',
+    );
+    expect(contextWarning(primary, 20_000)).toMatch(/only 20000 tokens/);
+    expect(contextWarning(primary, 32_000)).toBeUndefined();
+  });
+});
