@@ -124,6 +124,8 @@ export interface Methods {
   'sessions.history': [{ sessionKey: string }, HistoryEntry[]];
   'models.list': [Record<string, never>, ModelInfo[]];
   'app.info': [Record<string, never>, AppInfo];
+  /** E6: every auth profile with its state (ok / cooling until / disabled / missing); never a key. */
+  'auth.status': [Record<string, never>, ProfileStatus[]];
 }
 export type MethodName = keyof Methods;
 
@@ -145,7 +147,15 @@ export type FailoverReasonDto =
 
 /** Payloads per stream. */
 export type LifecycleData =
-  | { phase: 'start'; startedAt: number; provider: string; model: string; demo?: boolean }
+  | {
+      phase: 'start';
+      startedAt: number;
+      provider: string;
+      model: string;
+      demo?: boolean;
+      /** E5: the model's usable context window is small (under 32 000 tokens); the run goes on. */
+      warning?: string;
+    }
   | { phase: 'end'; endedAt: number; result: RunResult }
   | { phase: 'error'; endedAt: number; error: string; result: RunResult };
 export interface AssistantData {
@@ -187,8 +197,10 @@ export interface RetryData {
   cooldownUntil?: number;
   next:
     | { action: 'rotate'; profileId: string }
-    | { action: 'backoff'; waitMs: number }
-    | { action: 'wait'; waitMs: number }
+    /** Wait (exponential backoff), then retry — on `profileId` when given. */
+    | { action: 'backoff'; waitMs: number; profileId?: string }
+    /** Wait as the server asked (retry-after), then retry — on `profileId` when given. */
+    | { action: 'wait'; waitMs: number; profileId?: string }
     | { action: 'fallback'; provider: string; model: string }
     | { action: 'compact' }
     | { action: 'give_up' };

@@ -4,7 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { AgentEvent, RunResult } from '../../preload/contract.js';
+import type { AgentEvent, RetryData, RunResult } from '../../preload/contract.js';
 import { createAppGateway } from '../gateway/create.js';
 import { loadConfig } from '../engine/config/load.js';
 import { resolveModel, defaultModelRef } from '../engine/models.js';
@@ -96,6 +96,10 @@ function textPrinter(io: Io): Printer {
       const d = e.data as Record<string, unknown>;
       if (e.stream === 'lifecycle' && d.phase === 'start') {
         io.err(`agentdesk: ${String(d.provider)}/${String(d.model)}${d.demo ? ' (offline demo model)' : ''}\n`);
+        if (typeof d.warning === 'string') io.err(`agentdesk: warning: ${d.warning}\n`);
+      } else if (e.stream === 'retry') {
+        if (!atLineStart) write('\n');
+        io.err(`agentdesk: ${retryNote(e.data as RetryData)}\n`);
       } else if (e.stream === 'assistant') {
         const turn = typeof d.turn === 'number' ? d.turn : 0;
         if (turn !== lastTurn && lastTurn !== -1 && !atLineStart) write('\n\n');
@@ -114,4 +118,39 @@ function textPrinter(io: Io): Printer {
       else if (lastTurn === -1) for (const p of r.payloads) write(`${p.text}\n`);
     },
   };
+}
+
+const REASON_NOTE: Record<RetryData['reason'], string> = {
+  rate_limit: 'rate-limited',
+  overloaded: 'overloaded',
+  billing: 'billing problem',
+  auth: 'key rejected',
+  timeout: 'timed out',
+  context_overflow: 'context overflow',
+  format: 'request rejected',
+  model_not_found: 'model not found',
+  server_error: 'server error',
+  aborted: 'aborted',
+  unknown: 'failed',
+};
+
+/** "rate-limited on anthropic:work, trying anthropic:personal" — one line per retry for the plain-text mode. */
+export function retryNote(r: RetryData): string {
+  const where = r.profileId ?? `${r.provider}/${r.model}`;
+  const secs = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
+  const on = (id?: string) => (id && id !== r.profileId ? ` on ${id}` : '');
+  const next = r.next;
+  const what =
+    next.action === 'rotate'
+      ? `trying ${next.profileId}`
+      : next.action === 'backoff'
+        ? `retrying in ${secs(next.waitMs)}${on(next.profileId)}`
+        : next.action === 'wait'
+          ? `waiting ${secs(next.waitMs)} as the server asked${on(next.profileId)}`
+          : next.action === 'fallback'
+            ? `falling back to ${next.provider}/${next.model}`
+            : next.action === 'compact'
+              ? 'compacting the conversation'
+              : 'giving up';
+  return `${REASON_NOTE[r.reason]} on ${where}, ${what}`;
 }

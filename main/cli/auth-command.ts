@@ -1,9 +1,12 @@
 /** `agentdesk auth add|list|remove`: API-key profiles in the OS keychain (keys never printed unmasked). */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../engine/config/load.js';
 import { providerNames } from '../engine/models.js';
 import { openKeychain, maskSecret, type SecretStore } from '../auth/secrets.js';
 import { profilesFor } from '../auth/profiles.js';
+import { AuthPool } from '../auth/pool.js';
+import { AUTH_STATE_FILE, AuthStateStore } from '../auth/state-store.js';
+import type { ProfileStatus } from '../../preload/contract.js';
 import type { AuthArgs } from './args.js';
 import { defaultHome } from './home.js';
 import type { Io } from './agent-command.js';
@@ -46,25 +49,28 @@ export async function runAuthCommand(
     return EXIT_OK;
   }
 
-  // list: environment profiles always; keychain profiles when a keychain is reachable.
-  const lines: string[] = [];
-  for (const provider of providers) {
-    for (const p of profilesFor(config, provider, io.env)) {
-      if (p.source === 'env' && p.apiKeyEnv) {
-        const value = io.env[p.apiKeyEnv];
-        lines.push(`${p.id}\tenv ${p.apiKeyEnv}\t${value ? maskSecret(value) : '(not set)'}`);
-      }
-    }
-  }
+  // list: environment profiles always; keychain profiles when a keychain is reachable; each with its E6 state.
+  let keychainIds: string[] = [];
   try {
-    const store = await open();
-    for (const id of (await store.list()).sort()) {
-      const secret = await store.get(id);
-      lines.push(`${id}\tkeychain\t${secret ? maskSecret(secret) : '(empty)'}`);
-    }
+    keychainIds = (await (await open()).list()).sort();
   } catch (err) {
     io.err(`agentdesk: ${(err as Error).message}\n`);
   }
+  const pool = new AuthPool({ config, env: io.env, openSecrets: open, state: new AuthStateStore(join(home, AUTH_STATE_FILE)), now: Date.now });
+  const statuses = await pool.status();
+  const lines = statuses.map((p) => {
+    const where = p.source === 'env' ? `env ${profilesFor(config, p.provider, io.env).find((x) => x.id === p.id)?.apiKeyEnv ?? ''}` : 'keychain';
+    const key = p.masked ?? (p.source === 'env' ? '(not set)' : '(empty)');
+    return `${p.id}\t${where}\t${key}\t${describeState(p)}`;
+  });
+  for (const id of keychainIds) if (!statuses.some((p) => p.id === id)) lines.push(`${id}\tkeychain\t(unknown provider)`);
   io.out(lines.length ? `${lines.join('\n')}\n` : 'No API-key profiles. Add one with: agentdesk auth add --provider anthropic --label default\n');
   return EXIT_OK;
+}
+
+/** "ok", "cooling until 14:03:12 (rate_limit) — last error: …", "disabled until …", "missing". */
+export function describeState(p: ProfileStatus): string {
+  const until = p.cooldownUntil !== undefined ? ` until ${new Date(p.cooldownUntil).toISOString().replace('T', ' ').slice(0, 19)} UTC` : '';
+  const head = p.state === 'cooling' || p.state === 'disabled' ? `${p.state}${until} (${p.reason ?? 'error'})` : p.state;
+  return p.lastError && p.state !== 'missing' ? `${head} — last error: ${p.lastError}` : head;
 }

@@ -10,7 +10,7 @@ import { parseParams } from './params.js';
 import { toHistory } from './history.js';
 import { loadConfig } from '../engine/config/load.js';
 import type { AppConfig } from '../engine/config/schema.js';
-import { defaultModelRef, listModels, resolveModel } from '../engine/models.js';
+import { defaultModelRef, effectiveContextTokens, listModels, resolveModel } from '../engine/models.js';
 import type { ModelDef, StreamFn } from '../providers/types.js';
 import { streamFnFor } from '../providers/registry.js';
 import { createDemoStream } from '../providers/demo.js';
@@ -22,9 +22,11 @@ import { RunRegistry, type RunRecord } from '../engine/run/runs.js';
 import { EventHub, createRunEmitter } from '../engine/stream/run-emitter.js';
 import { executeRun, nodeTimers, type Timers } from '../engine/run/agent-run.js';
 import type { EngineHooks } from '../engine/attempt/hooks.js';
-import { resolveApiKey } from '../auth/keys.js';
 import { openKeychain, type SecretStore } from '../auth/secrets.js';
-import { profilesFor } from '../auth/profiles.js';
+import { AuthPool } from '../auth/pool.js';
+import { AUTH_STATE_FILE, AuthStateStore } from '../auth/state-store.js';
+import type { RecoverOverflow } from '../engine/run/overflow.js';
+import { authMethods } from './methods/auth.js';
 
 export interface AppGateway extends GatewayApi {
   readonly config: AppConfig;
@@ -46,6 +48,10 @@ export interface GatewayOptions {
   version?: string;
   /** An already loaded config (the CLI loads it first to report problems with exit status 2). */
   config?: AppConfig;
+  /** Jitter source for backoff (default Math.random). */
+  random?: () => number;
+  /** Context-overflow recovery (compaction) for the outer loop. */
+  recoverOverflow?: RecoverOverflow;
 }
 
 /** Idle watchdog per provider: configured timeoutSeconds, else 120 s for cloud APIs and 300 s for self-hosted ones. */
@@ -74,6 +80,14 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     throw err;
   }));
   let closed = false;
+  const auth = new AuthPool({ config, env, openSecrets, state: new AuthStateStore(join(opts.home, AUTH_STATE_FILE)), now });
+  const fallbacks = config.agent.model.fallbacks.flatMap((ref) => {
+    try {
+      return [resolveModel(config, ref)];
+    } catch {
+      return []; // load.ts already rejects unknown fallback refs
+    }
+  });
 
   const streamFor = (model: ModelDef): StreamFn => (model.api === 'demo' ? demoStream : streamFnFor(model.api));
 
@@ -97,6 +111,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
           sessionId: accepted.sessionId,
           message: p.message,
           model,
+          fallbacks: fallbacks.filter((f) => f.provider !== model.provider || f.id !== model.id),
           thinking: p.thinking ?? config.agent.thinking,
           timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
         },
@@ -107,9 +122,12 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
           hooks: opts.hooks ?? {},
           now,
           timers,
-          resolveKey: (m) => resolveApiKey({ model: m, config, env, openSecrets }),
+          random: opts.random ?? Math.random,
+          auth,
           streamFnFor: streamFor,
           idleTimeoutMs: (m) => idleTimeoutFor(config, m),
+          contextTokens: (m) => effectiveContextTokens(m, config),
+          ...(opts.recoverOverflow ? { recoverOverflow: opts.recoverOverflow } : {}),
         },
         emitter,
         controller.signal,
@@ -180,22 +198,27 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     },
     async 'models.list'(raw) {
       parseParams('models.list', raw);
-      return listModels(config).map((m) => ({
-        ref: `${m.provider}/${m.id}`,
-        provider: m.provider,
-        id: m.id,
-        contextWindow: m.contextWindow,
-        reasoning: m.reasoning,
-        demo: m.api === 'demo',
-        hasKey:
-          m.api === 'demo' ||
-          profilesFor(config, m.provider, env).some((pr) => pr.source === 'env' && !!pr.apiKeyEnv && !!env[pr.apiKeyEnv]),
-      }));
+      const keyed = new Map<string, Promise<boolean>>(); // one look-up per provider (env, then the keychain)
+      return Promise.all(
+        listModels(config).map(async (m) => {
+          if (!keyed.has(m.provider)) keyed.set(m.provider, auth.hasKey(m));
+          return {
+            ref: `${m.provider}/${m.id}`,
+            provider: m.provider,
+            id: m.id,
+            contextWindow: m.contextWindow,
+            reasoning: m.reasoning,
+            demo: m.api === 'demo',
+            hasKey: await keyed.get(m.provider)!,
+          };
+        }),
+      );
     },
     async 'app.info'(raw) {
       parseParams('app.info', raw);
       return { workspace, home: opts.home, defaultModel: defaultModelRef(config, env), version: opts.version ?? '0.1.0' };
     },
+    ...authMethods(auth),
   };
 
   return {

@@ -27,6 +27,7 @@ export const paramSchemas = {
   'sessions.history': z.object({ sessionKey }).strict(),
   'models.list': z.object({}).strict(),
   'app.info': z.object({}).strict(),
+  'auth.status': z.object({}).strict(),
 } as const;
 
 export type ParamMethod = keyof typeof paramSchemas;
