@@ -1,0 +1,150 @@
+/**
+ * E6/E7 end to end: the built `agentdesk agent` bin, a new process per run, the real SDKs against the fake
+ * servers on 127.0.0.1. Scenarios are chosen per API key (each profile has its own key), so rotation is visible.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, startFakeOpenAI, type FakeProvider, type FakeTurn, type RecordedRequest } from '../fake/index.js';
+import { cleanEnv, ensureBuilt, runCli, tempDir, writeConfig } from '../support/cli.js';
+
+let anthropic: FakeProvider;
+let openai: FakeProvider;
+let workspace: string;
+
+const KEYS = { ANT_WORK: 'sk-ant-work-000000000001', ANT_PERSONAL: 'sk-ant-personal-0000002', OAI_MAIN: 'sk-oai-main-00000000003' };
+
+async function newHome(extra: Record<string, unknown> = {}, profiles = ['work', 'personal']): Promise<string> {
+  const home = await tempDir('failover');
+  await writeConfig(home, {
+    providers: {
+      fakeant: { api: 'anthropic', baseUrl: anthropic.baseUrl, models: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096 }] },
+      fakeoai: { api: 'openai-chat', baseUrl: openai.baseUrl, models: [{ id: 'gpt-fake', contextWindow: 128000, maxTokens: 4096 }] },
+    },
+    authProfiles: [
+      ...profiles.map((p) => ({ id: `fakeant:${p}`, provider: 'fakeant', apiKeyEnv: `ANT_${p.toUpperCase()}` })),
+      { id: 'fakeoai:main', provider: 'fakeoai', apiKeyEnv: 'OAI_MAIN' },
+    ],
+    ...extra,
+  });
+  return home;
+}
+
+const keyOf = (req: RecordedRequest): string => String(req.headers['x-api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer /, '');
+const byKey = (table: Record<string, FakeTurn>) => (req: RecordedRequest): FakeTurn => table[keyOf(req)] ?? { text: `no scenario for ${keyOf(req)}` };
+
+function agent(home: string, args: string[] = [], env = KEYS) {
+  return runCli(['agent', '--json', '--home', home, '--workspace', workspace, '--model', 'fakeant/claude-fake', '--message', 'hello', ...args], {
+    env: cleanEnv(env),
+  });
+}
+
+type Line = { type: string; stream?: string; data?: Record<string, unknown>; status?: string; payloads?: { text: string }[]; meta?: Record<string, unknown> };
+const parse = (lines: Record<string, unknown>[]) => {
+  const all = lines as Line[];
+  return { retries: all.filter((l) => l.stream === 'retry').map((l) => l.data!), result: all.at(-1)! };
+};
+
+beforeAll(async () => {
+  await ensureBuilt();
+  [anthropic, openai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
+  workspace = await tempDir('failover-ws');
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([anthropic?.close(), openai?.close()]);
+});
+
+describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, E7)', () => {
+  it('a 429 on the first profile completes on the second; the next process skips the cooling profile', async () => {
+    anthropic.requests.length = 0;
+    anthropic.setDefault(byKey({ [KEYS.ANT_WORK]: { fault: { kind: 'rate_limit' } }, [KEYS.ANT_PERSONAL]: { text: 'Answered by personal.' } }));
+    const home = await newHome();
+    const first = await agent(home);
+    expect(first.exitCode).toBe(0);
+    const { retries, result } = parse(first.lines);
+    expect(result.status).toBe('ok');
+    expect(result.meta).toMatchObject({ attempts: 2, profileId: 'fakeant:personal', provider: 'fakeant', model: 'claude-fake' });
+    expect(result.payloads).toEqual([{ text: 'Answered by personal.' }]);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ reason: 'rate_limit', profileId: 'fakeant:work', next: { action: 'rotate', profileId: 'fakeant:personal' } });
+    expect(anthropic.requests.map(keyOf)).toEqual([KEYS.ANT_WORK, KEYS.ANT_PERSONAL]);
+
+    anthropic.requests.length = 0;
+    const second = await agent(home);
+    expect(parse(second.lines).result.meta).toMatchObject({ attempts: 1, profileId: 'fakeant:personal' });
+    expect(anthropic.requests.map(keyOf)).toEqual([KEYS.ANT_PERSONAL]);
+
+    const list = await runCli(['auth', 'list', '--home', home], { env: cleanEnv({ ...KEYS, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }) });
+    expect(list.stdout).toMatch(/^fakeant:work\tenv ANT_WORK\tsk-ant…0001\tcooling until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(rate_limit\) — last error: .*rate limit/m);
+    expect(list.stdout).toMatch(/^fakeant:personal\tenv ANT_PERSONAL\tsk-ant…0002\tok$/m);
+  }, 60_000);
+
+  it('plain mode says what happens on stderr, and prints the reply once', async () => {
+    anthropic.setDefault(byKey({ [KEYS.ANT_WORK]: { fault: { kind: 'rate_limit' } }, [KEYS.ANT_PERSONAL]: { text: 'Plain answer.' } }));
+    const home = await newHome();
+    const r = await runCli(['agent', '--home', home, '--workspace', workspace, '--model', 'fakeant/claude-fake', '--message', 'hi'], { env: cleanEnv(KEYS) });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/^agentdesk: rate-limited on fakeant:work, trying fakeant:personal$/m);
+    expect(r.stdout).toBe('Plain answer.'); // execa strips the final newline
+  }, 60_000);
+
+  it('529 backs off (≥ 200 ms) before retrying', async () => {
+    const arrivals: number[] = [];
+    let n = 0;
+    anthropic.setDefault(() => {
+      arrivals.push(Date.now());
+      return n++ === 0 ? { fault: { kind: 'overloaded' } } : { text: 'Recovered.' };
+    });
+    const home = await newHome({}, ['work']);
+    const r = await agent(home);
+    const { retries, result } = parse(r.lines);
+    expect(result.status).toBe('ok');
+    expect(result.meta).toMatchObject({ attempts: 2, profileId: 'fakeant:work' });
+    expect(retries[0]).toMatchObject({ reason: 'overloaded', next: { action: 'backoff', profileId: 'fakeant:work' } });
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(200);
+  }, 60_000);
+
+  it('a 401 on every profile of the primary falls back to the next model', async () => {
+    anthropic.requests.length = 0;
+    openai.requests.length = 0;
+    anthropic.setDefault({ fault: { kind: 'auth' } });
+    openai.setDefault({ text: 'The fallback answered.' });
+    const home = await newHome({ agent: { model: { primary: 'fakeant/claude-fake', fallbacks: ['fakeoai/gpt-fake'] } } });
+    const r = await agent(home);
+    const { retries, result } = parse(r.lines);
+    expect(result.status).toBe('ok');
+    expect(result.meta).toMatchObject({ provider: 'fakeoai', model: 'gpt-fake', profileId: 'fakeoai:main', attempts: 3 });
+    expect(result.payloads).toEqual([{ text: 'The fallback answered.' }]);
+    expect(retries.map((d) => d.next)).toEqual([
+      { action: 'rotate', profileId: 'fakeant:personal' },
+      { action: 'fallback', provider: 'fakeoai', model: 'gpt-fake' },
+    ]);
+    expect(anthropic.requests).toHaveLength(2);
+  }, 60_000);
+
+  it('when every model fails, one error names what was tried', async () => {
+    anthropic.setDefault({ fault: { kind: 'auth' } });
+    openai.setDefault({ fault: { kind: 'billing' } });
+    const home = await newHome({ agent: { model: { primary: 'fakeant/claude-fake', fallbacks: ['fakeoai/gpt-fake'] } } });
+    const r = await agent(home);
+    expect(r.exitCode).toBe(1);
+    const { result } = parse(r.lines);
+    expect(result.status).toBe('error');
+    expect(String(result.meta!.error)).toMatch(
+      /^Failed after 3 attempts — tried fakeant\/claude-fake: fakeant:work \(key rejected\), fakeant:personal \(key rejected\); fakeoai\/gpt-fake: fakeoai:main \(billing\)\. Last error: /,
+    );
+    expect(String(result.meta!.error)).not.toContain(KEYS.ANT_WORK);
+  }, 60_000);
+
+  it('--timeout 3 against retry-after: 30 ends with status timeout in under 4.5 s', async () => {
+    anthropic.setDefault({ fault: { kind: 'rate_limit', retryAfterSeconds: 30 } });
+    const home = await newHome({}, ['work']);
+    const started = Date.now();
+    const r = await agent(home, ['--timeout', '3']);
+    const elapsed = Date.now() - started;
+    const { retries, result } = parse(r.lines);
+    expect(result.status).toBe('timeout');
+    expect(retries[0]).toMatchObject({ next: { action: 'wait', waitMs: 30_000 } });
+    expect(elapsed).toBeLessThan(4500);
+  }, 60_000);
+});
