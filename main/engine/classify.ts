@@ -370,3 +370,25 @@ export function classifyError(err: unknown, now: number = Date.now(), provider?:
   if (retryAfterMs !== undefined) out.retryAfterMs = retryAfterMs;
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// E21: a provider that rejects the requested thinking level
+
+/** Names of the thinking/reasoning parameter in the providers' 400 texts and `param` fields. */
+const THINKING_PARAM = /reasoning[_. ]?effort|\breasoning\b|\bthinking\b|budget_tokens/i;
+const REJECTED_VALUE = /unsupported|not supported|does not support|doesn't support|invalid value|not (?:a )?valid|must be one of|is not one of|not allowed|unrecognized|not available|input should be/i;
+
+/**
+ * True when a request failed because of its thinking level: a format-class 400/422 (see classifyError) whose text
+ * names the reasoning/thinking parameter and says the value is not supported, e.g. OpenAI "Unsupported value:
+ * 'reasoning_effort' does not support 'minimal' with this model", Anthropic "… does not support thinking".
+ * The caller retries once a level lower (providers/thinking-fallback.ts).
+ */
+export function isThinkingLevelRejected(err: unknown): boolean {
+  const f = extractFacts(err);
+  if (f.status !== 400 && f.status !== 422) return false;
+  if (decide(f) !== 'format') return false;
+  const param = isObj(err) ? str(err.param) : undefined;
+  const text = `${f.text} ${param ?? ''}`;
+  return THINKING_PARAM.test(text) && REJECTED_VALUE.test(text);
+}

@@ -18,6 +18,8 @@ export const emptyUsage = (): Usage => ({ input: 0, output: 0, cacheRead: 0, cac
 export interface TextBlock {
   type: 'text';
   text: string;
+  /** OpenAI Responses output item id (`msg_…`), sent back with the text. */
+  itemId?: string;
 }
 
 export interface ThinkingBlock {
@@ -27,6 +29,10 @@ export interface ThinkingBlock {
   signature?: string;
   /** Opaque redacted_thinking payload (Anthropic); `thinking` is empty then. */
   redacted?: string;
+  /** OpenAI Responses reasoning item id (`rs_…`); with `encrypted` it is carried into the next request. */
+  itemId?: string;
+  /** OpenAI Responses `encrypted_content` of the reasoning item; must be sent back unmodified. */
+  encrypted?: string;
 }
 
 export interface ToolCallBlock {
@@ -34,6 +40,8 @@ export interface ToolCallBlock {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** OpenAI Responses function_call item id (`fc_…`); `id` is its call_id. */
+  itemId?: string;
 }
 
 export type AssistantBlock = TextBlock | ThinkingBlock | ToolCallBlock;

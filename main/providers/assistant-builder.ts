@@ -67,6 +67,25 @@ export class AssistantBuilder {
     if (b.type === 'thinking') b.signature = (b.signature ?? '') + signature;
   }
 
+  /**
+   * OpenAI Responses: the reasoning item's id and encrypted content. The thinking block must exist even when no
+   * summary text was streamed, so the item can be sent back.
+   */
+  setReasoningItem(key: string, itemId: string, encrypted: string | undefined): void {
+    const index = this.ensure(key, () => ({ type: 'thinking', thinking: '' }));
+    const b = this.blocks[index]!;
+    if (b.type !== 'thinking') return;
+    b.itemId = itemId;
+    if (encrypted) b.encrypted = encrypted;
+  }
+
+  /** Records the provider's item id on a text block that exists (OpenAI Responses `msg_…`). */
+  setTextItemId(key: string, itemId: string): void {
+    const index = this.keys.get(key);
+    const b = index === undefined ? undefined : this.blocks[index];
+    if (b?.type === 'text') b.itemId = itemId;
+  }
+
   addRedactedThinking(data: string): void {
     this.blocks.push({ type: 'thinking', thinking: '', redacted: data });
   }
@@ -81,11 +100,16 @@ export class AssistantBuilder {
     return index;
   }
 
-  startToolCall(id: string, name: string): { index: number; event: ProviderEvent } {
-    this.blocks.push({ type: 'toolCall', id, name, arguments: {} });
+  startToolCall(id: string, name: string, itemId?: string): { index: number; event: ProviderEvent } {
+    this.blocks.push({ type: 'toolCall', id, name, arguments: {}, ...(itemId ? { itemId } : {}) });
     const index = this.blocks.length - 1;
     this.tools.set(index, { id, name, raw: '', ended: false });
     return { index, event: { type: 'toolcall_start', index, id, name } };
+  }
+
+  /** The argument text received so far for a tool call ('' when unknown). */
+  toolArgsText(index: number): string {
+    return this.tools.get(index)?.raw ?? '';
   }
 
   appendToolArgs(index: number, delta: string): ProviderEvent | undefined {

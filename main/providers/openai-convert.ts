@@ -4,6 +4,7 @@
  */
 import type OpenAI from 'openai';
 import type { Message, StopReason, Usage } from '../engine/messages.js';
+import { openAIEffort } from './thinking.js';
 import type { StreamRequest, ToolSpec } from './types.js';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -62,8 +63,9 @@ export function toOpenAIParams(req: StreamRequest): StreamingParams {
     params.tools = toOpenAITools(req.tools);
     params.tool_choice = 'auto'; // only with tools: some compatible servers reject tool_choice alone
   }
-  // E21: reasoning effort, only for models that reason.
-  if (req.model.reasoning && req.thinking !== 'off') params.reasoning_effort = req.thinking;
+  // E21: reasoning effort, only for models that reason, mapped per model.
+  const effort = openAIEffort(req.model, req.thinking);
+  if (effort) params.reasoning_effort = effort;
   return params;
 }
 

@@ -2,22 +2,24 @@
 import { streamAnthropic } from './anthropic.js';
 import { createDemoStream } from './demo.js';
 import { streamOpenAIChat } from './openai-chat.js';
-import { failingStream } from './stream-runner.js';
+import { streamOpenAIResponses } from './openai-responses.js';
+import { withThinkingFallback } from './thinking-fallback.js';
 import type { ApiKind, StreamFn } from './types.js';
 
 const demoStream = createDemoStream();
-
-const streamOpenAIResponses: StreamFn = (req) =>
-  failingStream(req, new Error('openai-responses is not supported yet'));
+// E21: a rejected thinking level is retried once a level lower, for every real API.
+const anthropicStream = withThinkingFallback(streamAnthropic);
+const openAIChatStream = withThinkingFallback(streamOpenAIChat);
+const openAIResponsesStream = withThinkingFallback(streamOpenAIResponses);
 
 export function streamFnFor(api: ApiKind): StreamFn {
   switch (api) {
     case 'anthropic':
-      return streamAnthropic;
+      return anthropicStream;
     case 'openai-chat':
-      return streamOpenAIChat;
+      return openAIChatStream;
     case 'openai-responses':
-      return streamOpenAIResponses;
+      return openAIResponsesStream;
     case 'demo':
       return demoStream;
   }

@@ -89,9 +89,3 @@ function errorTerminal(e: unknown, builder: AssistantBuilder, dog: IdleWatchdog,
   }
   return { type: 'error', error, message: builder.snapshot(stopReason, describeError(error)) };
 }
-
-/** A StreamFn body that fails at once (unsupported API, missing configuration). */
-export async function* failingStream(req: StreamRequest, error: Error): AsyncGenerator<ProviderEvent, void, undefined> {
-  const builder = new AssistantBuilder(req.model);
-  yield { type: 'error', error, message: builder.snapshot('error', error.message) };
-}

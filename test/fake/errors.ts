@@ -143,6 +143,16 @@ export function openaiHttpError(fault: HttpFault, req: RecordedRequest | null, k
       null,
     ],
   };
+  if (req?.path === '/v1/responses') {
+    // The Responses API words overflow differently and names `input` (wire-protocols.md §3).
+    table.context_overflow = [
+      400,
+      'invalid_request_error',
+      'context_length_exceeded',
+      'Your input exceeds the context window of this model. Please adjust your input and try again.',
+      'input',
+    ];
+  }
   const [status, type, code, message, param] = table[fault.kind];
   const headers: Record<string, string> = { ...JSON_TYPE, ...retryAfter(fault) };
   if (fault.kind === 'rate_limit') {

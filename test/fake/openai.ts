@@ -2,8 +2,10 @@
  * OpenAI Chat Completions wire format (wire-protocols.md §2.1–2.3): data-only SSE chunks, role on the first
  * delta, id/type/name on the first tool-call delta, a `choices:[]` usage chunk when
  * `stream_options.include_usage`, `[DONE]`, `x-request-id`, `{"error":{…}}` bodies.
+ * The same server answers the Responses API at `/v1/responses` (openai-responses.ts).
  */
 import { openaiHttpError, openaiPlainError } from './errors.js';
+import { RESPONSES_PATH, responsesJsonBody, responsesStreamErrorFrame, responsesStreamFrames } from './openai-responses.js';
 import { chunkText, sseFrame } from './sse.js';
 import { argsText, headerOf, jsonReply, modelOf, outputTokens, promptTokens, stopOf } from './turn.js';
 import type { ApiAdapter, FakeFault, FakeTurn, RecordedRequest, TurnIds } from './types.js';
@@ -36,6 +38,7 @@ function usageOf(turn: FakeTurn, req: RecordedRequest) {
 }
 
 function streamFrames(turn: FakeTurn, req: RecordedRequest, ids: TurnIds): string[] {
+  if (req.path === RESPONSES_PATH) return responsesStreamFrames(turn, req, ids);
   const size = turn.chunkSize ?? 12;
   const includeUsage = req.body?.stream_options?.include_usage === true;
   const base = {
@@ -76,6 +79,7 @@ function streamFrames(turn: FakeTurn, req: RecordedRequest, ids: TurnIds): strin
 }
 
 function jsonBody(turn: FakeTurn, req: RecordedRequest, ids: TurnIds): unknown {
+  if (req.path === RESPONSES_PATH) return responsesJsonBody(turn, req, ids);
   const calls = (turn.toolCalls ?? []).map((call, index) => ({
     id: call.id ?? ids.toolCallId(index),
     type: 'function',
@@ -104,7 +108,7 @@ export const openaiAdapter: ApiAdapter = {
   api: 'openai',
   basePath: '/v1',
   requestIdHeader: 'x-request-id',
-  isModelCall: (method, path) => method === 'POST' && path === '/v1/chat/completions',
+  isModelCall: (method, path) => method === 'POST' && (path === '/v1/chat/completions' || path === RESPONSES_PATH),
   sideEndpoint(method, path) {
     if (method === 'GET' && path === '/v1/models') {
       return jsonReply({ object: 'list', data: [{ id: 'gpt-fake', object: 'model', created: CREATED, owned_by: 'fake' }] });
@@ -116,7 +120,8 @@ export const openaiAdapter: ApiAdapter = {
   },
   streamFrames,
   jsonBody,
-  streamErrorFrame(fault: Extract<FakeFault, { kind: 'stream_error' }>) {
+  streamErrorFrame(fault: Extract<FakeFault, { kind: 'stream_error' }>, req?: RecordedRequest) {
+    if (req?.path === RESPONSES_PATH) return responsesStreamErrorFrame(fault);
     const error = {
       message: fault.message ?? 'The server had an error while processing your request. Sorry about that!',
       type: fault.errorType ?? 'server_error',

@@ -1,7 +1,8 @@
 /**
  * toolLoopScenario: a request handler for CLI/e2e tests that asks for one tool call, then answers with final
- * text once the tool result comes back. Reads both Anthropic and OpenAI Chat request shapes.
+ * text once the tool result comes back. Reads the Anthropic, OpenAI Chat and OpenAI Responses request shapes.
  */
+import { trailingFunctionOutputs } from './openai-responses.js';
 import type { FakeTurn, RecordedRequest } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -19,6 +20,7 @@ function textOf(content: unknown): string {
  * Anthropic: a trailing user message holding `tool_result` blocks. OpenAI: trailing `role:"tool"` messages.
  */
 export function trailingToolResults(req: RecordedRequest): string | null {
+  if (Array.isArray(req.body?.input)) return trailingFunctionOutputs(req); // OpenAI Responses
   const messages: unknown = req.body?.messages;
   if (!Array.isArray(messages) || messages.length === 0) return null;
   const last = messages[messages.length - 1] as Json;

@@ -77,7 +77,7 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
     if (fault?.kind === 'stall') return; // stays open; close() destroys it
     if (fault?.kind === 'stream_error') {
       if (turn.delayMs) await sleep(turn.delayMs);
-      await writeFlushed(res, adapter.streamErrorFrame(fault));
+      await writeFlushed(res, adapter.streamErrorFrame(fault, rec));
     }
     if (isOpen(res)) res.end(); // normal end, or 'eof' after N events
   }

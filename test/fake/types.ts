@@ -24,14 +24,21 @@ export type FakeFault =
   | { kind: 'drop'; afterEvents: number } // send N SSE events then destroy the socket
   | { kind: 'stall'; afterEvents: number } // send N events then nothing more (socket open until close())
   | { kind: 'eof'; afterEvents: number } // send N events then end cleanly without message_stop / [DONE]
-  | { kind: 'stream_error'; afterEvents: number; errorType?: string; message?: string }; // in-stream error event
+  | {
+      kind: 'stream_error';
+      afterEvents: number;
+      errorType?: string;
+      message?: string;
+      /** Responses API only: `nested` error event (default, the real API's), `flat` error event, `response.failed`. */
+      shape?: 'nested' | 'flat' | 'failed';
+    }; // in-stream error event
 
 export interface FakeTurn {
-  /** anthropic thinking block (+signature_delta); openai delta.reasoning_content */
+  /** anthropic thinking block (+signature_delta); openai delta.reasoning_content; responses reasoning item */
   thinking?: string;
   /** streamed in chunks of `chunkSize` chars (default 12) */
   text?: string;
-  /** anthropic tool_use blocks / openai tool_calls (parallel → index 0,1,…) */
+  /** anthropic tool_use blocks / openai tool_calls / responses function_call items (parallel → index 0,1,…) */
   toolCalls?: FakeToolCall[];
   /** default: toolUse if toolCalls else stop; mapped to the API's names */
   stopReason?: 'stop' | 'toolUse' | 'length';
@@ -95,8 +102,8 @@ export interface ApiAdapter {
   streamFrames(turn: FakeTurn, req: RecordedRequest, ids: TurnIds): string[];
   /** Non-streaming JSON response body. */
   jsonBody(turn: FakeTurn, req: RecordedRequest, ids: TurnIds): unknown;
-  /** The in-stream error event. */
-  streamErrorFrame(fault: Extract<FakeFault, { kind: 'stream_error' }>): string;
+  /** The in-stream error event (`req`: the request, for adapters that serve more than one endpoint). */
+  streamErrorFrame(fault: Extract<FakeFault, { kind: 'stream_error' }>, req?: RecordedRequest): string;
   /** An HTTP error reply for an HTTP-level fault (a missing key is answered as the 'auth' fault). */
   httpError(fault: HttpFault, req: RecordedRequest | null, ids: TurnIds): HttpReply;
   /** An error reply in this API's body shape with the given status, error type and message. */

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assistantText, toolCallsOf, type AssistantMessage } from '../../main/engine/messages.js';
 import { streamAnthropic } from '../../main/providers/anthropic.js';
 import { streamOpenAIChat } from '../../main/providers/openai-chat.js';
+import { streamOpenAIResponses } from '../../main/providers/openai-responses.js';
 import type { ModelDef, ProviderEvent, StreamFn, StreamRequest } from '../../main/providers/types.js';
 import { startFakeAnthropic, startFakeOpenAI, type FakeProvider } from '../fake/index.js';
 
@@ -15,11 +16,14 @@ interface Case {
   fn: StreamFn;
   api: ModelDef['api'];
   overloadedStatus: number;
+  /** Events this wire format sends before the first text delta beyond Anthropic's/Chat's (fault offsets). */
+  preamble: number;
 }
 
 const cases: Case[] = [
-  { name: 'anthropic', start: () => startFakeAnthropic(), fn: streamAnthropic, api: 'anthropic', overloadedStatus: 529 },
-  { name: 'openai-chat', start: () => startFakeOpenAI(), fn: streamOpenAIChat, api: 'openai-chat', overloadedStatus: 503 },
+  { name: 'anthropic', start: () => startFakeAnthropic(), fn: streamAnthropic, api: 'anthropic', overloadedStatus: 529, preamble: 0 },
+  { name: 'openai-chat', start: () => startFakeOpenAI(), fn: streamOpenAIChat, api: 'openai-chat', overloadedStatus: 503, preamble: 0 },
+  { name: 'openai-responses', start: () => startFakeOpenAI(), fn: streamOpenAIResponses, api: 'openai-responses', overloadedStatus: 503, preamble: 3 },
 ];
 
 interface Result {
@@ -40,6 +44,10 @@ async function collect(iter: AsyncIterable<ProviderEvent>, onEvent?: (e: Provide
   expect(terminal).toBe(terminals[0]);
   return { events, terminal, message: terminal.message };
 }
+
+/** Content without the provider's item ids (OpenAI Responses adds them; the shared contract ignores them). */
+const plain = (blocks: AssistantMessage['content']) =>
+  blocks.map((b) => Object.fromEntries(Object.entries(b).filter(([k]) => k !== 'itemId' && k !== 'encrypted')));
 
 const errorOf = (r: Result): Error & { status?: number; type?: string } => {
   if (r.terminal.type !== 'error') throw new Error(`expected an error event, got done: ${JSON.stringify(r.message)}`);
@@ -77,7 +85,7 @@ describe.each(cases)('$name provider against the fake server', (c) => {
     const deltas = r.events.filter((e) => e.type === 'text_delta');
     expect(deltas.length).toBeGreaterThan(3);
     expect(r.terminal).toMatchObject({ type: 'done', stopReason: 'stop' });
-    expect(r.message.content).toEqual([{ type: 'text', text: 'Hello there, this is a longer reply.' }]);
+    expect(plain(r.message.content)).toEqual([{ type: 'text', text: 'Hello there, this is a longer reply.' }]);
     expect(r.message).toMatchObject({ role: 'assistant', provider: c.name, model: 'fake-model', api: c.api, stopReason: 'stop' });
     expect(fake.requests).toHaveLength(1); // no SDK retries, one request
   });
@@ -87,7 +95,7 @@ describe.each(cases)('$name provider against the fake server', (c) => {
     const r = await collect(c.fn(req({ thinking: 'low' })));
     expect(r.events.filter((e) => e.type === 'thinking_delta').map((e) => (e as { delta: string }).delta).join('')).toBe('Let me think about it.');
     expect(r.message.content[0]).toMatchObject({ type: 'thinking', thinking: 'Let me think about it.' });
-    expect(r.message.content[1]).toEqual({ type: 'text', text: 'Done.' });
+    expect(plain(r.message.content)[1]).toEqual({ type: 'text', text: 'Done.' });
     // event indices are indices into the final content
     for (const e of r.events) {
       if (e.type === 'thinking_delta') expect(r.message.content[e.index]!.type).toBe('thinking');
@@ -103,7 +111,7 @@ describe.each(cases)('$name provider against the fake server', (c) => {
     expect(end).toMatchObject({ id: 'call_frag1', name: 'read', arguments: { path: 'src/some/long/path/main.ts' } });
     expect(end).not.toHaveProperty('parseError');
     expect(r.terminal).toMatchObject({ type: 'done', stopReason: 'toolUse' });
-    expect(toolCallsOf(r.message)).toEqual([{ type: 'toolCall', id: 'call_frag1', name: 'read', arguments: { path: 'src/some/long/path/main.ts' } }]);
+    expect(plain(toolCallsOf(r.message))).toEqual([{ type: 'toolCall', id: 'call_frag1', name: 'read', arguments: { path: 'src/some/long/path/main.ts' } }]);
     expect(assistantText(r.message)).toBe('Reading.');
   });
 
@@ -167,13 +175,13 @@ describe.each(cases)('$name provider against the fake server', (c) => {
     const r = await collect(c.fn(req()));
     const err = errorOf(r);
     expect(err.name).toBe('StreamTruncatedError');
-    expect(err.message).toMatch(c.api === 'anthropic' ? /before message_stop/ : /before finish_reason/);
+    expect(err.message).toMatch({ anthropic: /before message_stop/, 'openai-chat': /before finish_reason/, 'openai-responses': /before response\.completed/ }[c.api as string]!);
     expect(r.message.stopReason).toBe('error');
     expect(assistantText(r.message).length).toBeGreaterThan(0);
   });
 
   it('ends a mid-stream error event with the SDK APIError', async () => {
-    fake.enqueue({ text: 'Some text before the error.', chunkSize: 6, fault: { kind: 'stream_error', afterEvents: 4, message: 'Overloaded mid-stream' } });
+    fake.enqueue({ text: 'Some text before the error.', chunkSize: 6, fault: { kind: 'stream_error', afterEvents: 4 + c.preamble, message: 'Overloaded mid-stream' } });
     const r = await collect(c.fn(req()));
     const err = errorOf(r);
     expect(err.constructor.name).toBe('APIError');

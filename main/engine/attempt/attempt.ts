@@ -11,7 +11,7 @@ import type { RunEmitter } from '../stream/run-emitter.js';
 import type { EngineHooks } from './hooks.js';
 import { CallSubscriber } from '../stream/call-subscriber.js';
 import { runToolCall } from './tool-lifecycle.js';
-import { repairToolPairing } from './pairing.js';
+import { missingResultTextFor, repairToolPairing, type RepairToolPairingOptions } from './pairing.js';
 import { UsageAccumulator } from './usage.js';
 
 /** A tool loop longer than this is a runaway model; the attempt stops with an error. */
@@ -59,11 +59,11 @@ export interface AttemptResult {
  * What is sent to the provider: failed (error/aborted) assistant turns are left out entirely — their partial tool
  * calls would otherwise need results — and tool_use/tool_result pairing is repaired (E11).
  */
-export function buildContext(messages: readonly Message[]): Message[] {
+export function buildContext(messages: readonly Message[], opts?: RepairToolPairingOptions): Message[] {
   const kept = messages.filter(
     (m) => !(m.role === 'assistant' && (m.stopReason === 'error' || m.stopReason === 'aborted')),
   );
-  return repairToolPairing(kept);
+  return repairToolPairing(kept, opts);
 }
 
 const toolSpecs = (tools: readonly Tool[]): ToolSpec[] =>
@@ -99,7 +99,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
         model: p.model,
         apiKey: p.apiKey,
         systemPrompt: p.systemPrompt,
-        messages: buildContext(messages),
+        messages: buildContext(messages, { missingResultText: missingResultTextFor(p.model.api) }),
         tools: specs,
         thinking: p.thinking,
         signal: p.signal,

@@ -27,6 +27,14 @@ export const DEFAULT_MISSING_RESULT_TEXT = 'aborted';
 /** A more descriptive placeholder callers may pass as `missingResultText`. */
 export const MISSING_TOOL_RESULT_TEXT = '[agentdesk] missing tool result — the call was interrupted';
 
+/**
+ * The placeholder for a call without a result: OpenAI Responses expects "aborted" (inventory §11); the other APIs
+ * get the descriptive text, which tells the model what happened.
+ */
+export function missingResultTextFor(api: string): string {
+  return api === 'openai-responses' ? DEFAULT_MISSING_RESULT_TEXT : MISSING_TOOL_RESULT_TEXT;
+}
+
 export interface RepairToolPairingOptions {
   missingResultText?: string;
 }
