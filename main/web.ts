@@ -12,7 +12,7 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createAppGateway } from './gateway/create.js';
-import { startWsTransport } from './gateway/ws-server.js';
+import { hostAllowed, startWsTransport } from './gateway/ws-server.js';
 import { contentSecurityPolicy } from './shell/csp.js';
 
 const HOST = '127.0.0.1';
@@ -76,7 +76,7 @@ function staticHandler(root: string, getPort: () => number) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const port = getPort();
     // DNS-rebinding guard: only our own loopback host names.
-    if (req.headers.host !== `${HOST}:${port}` && req.headers.host !== `localhost:${port}`) {
+    if (!hostAllowed(req.headers.host, port)) {
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('Misdirected request');
       return;
     }

@@ -2,14 +2,16 @@
  * Loopback WebSocket transport for the gateway (used by `npm run web` and any local tool).
  * Plain Node: attaches to an existing http.Server and serves JSON frames on one upgrade path.
  *
- * Security model: only loopback peers, a shared secret token on the upgrade URL (constant-time compare),
- * an Origin that is absent (non-browser clients) or the same host (our own page), and a payload cap.
+ * Security model: only loopback peers, a Host header naming our own loopback address (DNS-rebinding guard, the
+ * same rule as the http server's), a shared secret token on the upgrade URL (constant-time compare), an Origin
+ * that is absent (non-browser clients) or the same host (our own page), and a payload cap.
  *
  * Frames: client `{id, method, params}` → server `{id, result}` | `{id, error: {code, message}}`;
  * the server pushes `{event: AgentEvent}` to every connected (hence authenticated) client.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { AgentEvent, MethodName } from '../../preload/contract.js';
@@ -50,6 +52,15 @@ export function tokenMatches(expected: string, given: string | null): boolean {
   const a = createHash('sha256').update(expected).digest();
   const b = createHash('sha256').update(given).digest();
   return timingSafeEqual(a, b);
+}
+
+/**
+ * DNS-rebinding guard: the Host header must name the loopback address we listen on (`127.0.0.1:PORT`,
+ * `localhost:PORT` or `[::1]:PORT`). A page on `evil.example` that resolves to 127.0.0.1 sends its own name.
+ */
+export function hostAllowed(host: string | undefined, port: number): boolean {
+  if (host === undefined || port <= 0) return false;
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}` || host === `[::1]:${port}`;
 }
 
 /** Origin must be absent (non-browser client) or exactly our own http origin. */
@@ -125,6 +136,8 @@ export function startWsTransport(gateway: GatewayApi, opts: WsTransportOptions):
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) return reject(socket, 404, 'Not Found');
     if (!isLoopbackAddress(req.socket.remoteAddress)) return reject(socket, 403, 'Forbidden');
+    const port = (opts.server.address() as AddressInfo | null)?.port ?? 0;
+    if (!hostAllowed(req.headers.host, port)) return reject(socket, 421, 'Misdirected Request');
     if (!originAllowed(req.headers.origin, req.headers.host)) return reject(socket, 403, 'Forbidden');
     if (!tokenMatches(opts.token, url.searchParams.get('token'))) return reject(socket, 401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));

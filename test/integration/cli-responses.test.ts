@@ -17,14 +17,14 @@ let workspace: string;
 const KEYS = { FAKE_ANT_KEY: 'sk-ant-test-key-0101', FAKE_OAI_KEY: 'sk-test-key-0102' };
 const model = (id: string) => [{ id, contextWindow: 128000, maxTokens: 4096, reasoning: true }];
 
-async function newHome(): Promise<string> {
+/** `idleSeconds`: the providers' idle watchdog (short for the stall case, roomy otherwise: CI machines are busy). */
+async function newHome(idleSeconds = 30): Promise<string> {
   const home = await tempDir('home');
   await writeConfig(home, {
     providers: {
-      // A short idle watchdog so the stall case ends in well under a second of waiting.
-      ant: { api: 'anthropic', baseUrl: anthropic.baseUrl, timeoutSeconds: 0.5, models: model('claude-fake') },
-      chat: { api: 'openai-chat', baseUrl: openai.baseUrl, timeoutSeconds: 0.5, models: model('gpt-fake') },
-      resp: { api: 'openai-responses', baseUrl: openai.baseUrl, timeoutSeconds: 0.5, models: model('o4-mini') },
+      ant: { api: 'anthropic', baseUrl: anthropic.baseUrl, timeoutSeconds: idleSeconds, models: model('claude-fake') },
+      chat: { api: 'openai-chat', baseUrl: openai.baseUrl, timeoutSeconds: idleSeconds, models: model('gpt-fake') },
+      resp: { api: 'openai-responses', baseUrl: openai.baseUrl, timeoutSeconds: idleSeconds, models: model('o4-mini') },
     },
     authProfiles: [
       { id: 'ant:test', provider: 'ant', apiKeyEnv: 'FAKE_ANT_KEY' },
@@ -112,13 +112,14 @@ interface FaultCase {
   turns: FakeTurn[];
   /** What the person sees: the one-line error (status error) or the reply (status ok). */
   expectLine: RegExp;
+  idleSeconds?: number;
 }
 
 const FAULTS: FaultCase[] = [
   { name: '429 rate limit', turns: [{ fault: { kind: 'rate_limit', retryAfterSeconds: 1 } }], expectLine: /rate limit/i },
   { name: 'context overflow 400', turns: [{ fault: { kind: 'context_overflow' } }], expectLine: /too long for the model's context window/i },
   { name: 'drop mid-stream', turns: [{ text: 'A partial reply that is cut off.', chunkSize: 4, fault: { kind: 'drop', afterEvents: 7 } }], expectLine: /connection|terminated/i },
-  { name: 'stall mid-stream', turns: [{ text: 'A reply that stalls.', chunkSize: 4, fault: { kind: 'stall', afterEvents: 7 } }], expectLine: /No data from the provider/ },
+  { name: 'stall mid-stream', turns: [{ text: 'A reply that stalls.', chunkSize: 4, fault: { kind: 'stall', afterEvents: 7 } }], expectLine: /No data from the provider/, idleSeconds: 2 },
   {
     name: 'invalid tool JSON',
     turns: [{ toolCalls: [{ name: 'read', arguments: '{"path": "notes.txt", oops}' }] }, { text: 'Recovered after the bad call.' }],
@@ -139,7 +140,7 @@ describe.each(FAULTS)('fault "$name" ends the same way for all three APIs', (c) 
       const server = fake();
       server.setDefault({ text: 'Default answer.' });
       server.enqueue(...c.turns);
-      const home = await newHome();
+      const home = await newHome(c.idleSeconds);
       const r = await agent(home, ref, 'read my notes', []);
       const { result, events } = parse(r);
       const line = result.status === 'ok' ? result.payloads.map((p) => p.text).join('\n') : String(result.meta.error);

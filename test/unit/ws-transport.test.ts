@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import type { AgentEvent, MethodName } from '../../preload/contract.js';
 import { GatewayError, type GatewayApi } from '../../main/gateway/types.js';
 import {
+  hostAllowed,
   isLoopbackAddress,
   originAllowed,
   startWsTransport,
@@ -95,6 +96,8 @@ describe('ws transport: upgrade checks', () => {
     ['foreign origin', `?token=${TOKEN}`, { origin: 'http://evil.example' }, '/ws', 403],
     ['file origin', `?token=${TOKEN}`, { origin: 'null' }, '/ws', 403],
     ['other path', `?token=${TOKEN}`, {}, '/other', 404],
+    ['foreign Host (DNS rebinding)', `?token=${TOKEN}`, { host: 'evil.example' }, '/ws', 421],
+    ['foreign Host with its own origin', `?token=${TOKEN}`, { host: 'evil.example:80', origin: 'http://evil.example:80' }, '/ws', 421],
   ])('refuses %s', async (_name, query, headers, path, status) => {
     const out = await connect(query, headers, path);
     expect(out).toEqual({ opened: false, status });
@@ -127,6 +130,19 @@ describe('ws transport: upgrade checks', () => {
     ['http://127.0.0.1:5', undefined, false],
   ])('origin %s for host %s → %s', (origin, host, ok) => {
     expect(originAllowed(origin, host)).toBe(ok);
+  });
+
+  it.each([
+    ['127.0.0.1:5', 5, true],
+    ['localhost:5', 5, true],
+    ['[::1]:5', 5, true],
+    ['127.0.0.1:6', 5, false],
+    ['evil.example:5', 5, false],
+    ['127.0.0.1', 5, false],
+    [undefined, 5, false],
+    ['127.0.0.1:0', 0, false],
+  ])('host %s on port %d → %s', (host, p, ok) => {
+    expect(hostAllowed(host, p)).toBe(ok);
   });
 
   it.each([
