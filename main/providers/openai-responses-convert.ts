@@ -10,6 +10,7 @@
  */
 import type OpenAI from 'openai';
 import type { AssistantMessage, Message, StopReason, Usage } from '../engine/messages.js';
+import { mapOpenAIUsage } from './openai-convert.js';
 import { openAIEffort } from './thinking.js';
 import type { ModelDef, StreamRequest, ToolSpec } from './types.js';
 
@@ -138,13 +139,13 @@ export interface ResponsesUsageFields {
   input_tokens_details?: { cached_tokens?: number | null } | null;
 }
 
-/** input_tokens includes the cached tokens; there is no cache-write counter. */
+/** Same accounting as Chat Completions (input_tokens includes the cached ones), under other names. */
 export function mapResponsesUsage(u: ResponsesUsageFields): Usage {
-  const prompt = u.input_tokens ?? 0;
-  const cacheRead = Math.min(u.input_tokens_details?.cached_tokens ?? 0, prompt);
-  const input = prompt - cacheRead;
-  const output = u.output_tokens ?? 0;
-  return { input, output, cacheRead, cacheWrite: 0, total: input + cacheRead + output };
+  return mapOpenAIUsage({
+    prompt_tokens: u.input_tokens,
+    completion_tokens: u.output_tokens,
+    prompt_tokens_details: u.input_tokens_details,
+  });
 }
 
 /**
