@@ -86,6 +86,7 @@ function jsonPrinter(io: Io): Printer {
 function textPrinter(io: Io): Printer {
   let lastTurn = -1;
   let atLineStart = true;
+  const printedTurns = new Set<number>();
   const write = (s: string) => {
     if (!s) return;
     io.out(s);
@@ -98,12 +99,16 @@ function textPrinter(io: Io): Printer {
         io.err(`agentdesk: ${String(d.provider)}/${String(d.model)}${d.demo ? ' (offline demo model)' : ''}\n`);
         if (typeof d.warning === 'string') io.err(`agentdesk: warning: ${d.warning}\n`);
       } else if (e.stream === 'retry') {
+        const r = e.data as RetryData;
         if (!atLineStart) write('\n');
-        io.err(`agentdesk: ${retryNote(e.data as RetryData)}\n`);
+        // Printed text cannot be taken back: say that the cut-off part above does not count.
+        if (r.discardTurn !== undefined && printedTurns.has(r.discardTurn)) io.err('agentdesk: (the partial reply above was cut off; it is discarded)\n');
+        io.err(`agentdesk: ${retryNote(r)}\n`);
       } else if (e.stream === 'assistant') {
         const turn = typeof d.turn === 'number' ? d.turn : 0;
         if (turn !== lastTurn && lastTurn !== -1 && !atLineStart) write('\n\n');
         lastTurn = turn;
+        if (d.delta) printedTurns.add(turn);
         write(String(d.delta));
       } else if (e.stream === 'tool' && d.phase === 'start') {
         if (!atLineStart) write('\n');

@@ -104,6 +104,24 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
     expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(200);
   }, 60_000);
 
+  it('an overload mid-stream: the partial text is discarded (its turn named in the retry event), never repeated', async () => {
+    let n = 0;
+    anthropic.setDefault(() =>
+      n++ === 0
+        ? { text: 'Half an answ', chunkSize: 4, fault: { kind: 'stream_error', afterEvents: 5, errorType: 'overloaded_error', message: 'Overloaded' } }
+        : { text: 'The whole answer.' },
+    );
+    const home = await newHome({}, ['work']);
+    const r = await agent(home);
+    const { retries, result } = parse(r.lines);
+    expect(result.status).toBe('ok');
+    expect(result.payloads).toEqual([{ text: 'The whole answer.' }]);
+    const deltas = (r.lines as Line[]).filter((l) => l.stream === 'assistant').map((l) => l.data as { delta: string; turn: number });
+    expect(deltas.some((d) => d.turn === 0)).toBe(true); // the failed call had streamed something
+    expect(retries[0]).toMatchObject({ reason: 'overloaded', discardTurn: 0 });
+    expect(deltas.filter((d) => d.turn === 1).map((d) => d.delta).join('')).toBe('The whole answer.');
+  }, 60_000);
+
   it('a 401 on every profile of the primary falls back to the next model', async () => {
     anthropic.requests.length = 0;
     openai.requests.length = 0;
