@@ -87,6 +87,21 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
     expect(r.stdout).toBe('Plain answer.'); // execa strips the final newline
   }, 60_000);
 
+  it('E5: agent.contextTokens under 32 000 warns on stderr; under 16 000 the run is refused before any request', async () => {
+    anthropic.requests.length = 0;
+    anthropic.setDefault({ text: 'Small but fine.' });
+    const plain = (home: string) =>
+      runCli(['agent', '--home', home, '--workspace', workspace, '--model', 'fakeant/claude-fake', '--message', 'hi'], { env: cleanEnv(KEYS) });
+    const warned = await plain(await newHome({ agent: { contextTokens: 20_000 } }));
+    expect(warned.exitCode).toBe(0);
+    expect(warned.stderr).toMatch(/^agentdesk: warning: The context window of fakeant\/claude-fake is only 20000 tokens \(under 32000\)/m);
+    expect(anthropic.requests).toHaveLength(1);
+    const refused = await plain(await newHome({ agent: { contextTokens: 12_000 } }));
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/^agentdesk: run error: The context window of fakeant\/claude-fake is 12000 tokens, below the 16000 minimum/m);
+    expect(anthropic.requests).toHaveLength(1);
+  }, 60_000);
+
   it('529 backs off (≥ 200 ms) before retrying', async () => {
     const arrivals: number[] = [];
     let n = 0;
