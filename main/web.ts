@@ -121,7 +121,9 @@ async function main(): Promise<void> {
   }
   const rendererRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
   const gateway = await createAppGateway({ home: opts.home, workspace: opts.workspace, env: process.env });
-  const token = randomBytes(32).toString('hex');
+  // AGENTDESK_WEB_TOKEN (64 hex digits) keeps the printed link valid across restarts; else a fresh random token.
+  const fixed = process.env.AGENTDESK_WEB_TOKEN;
+  const token = fixed && /^[0-9a-f]{64}$/.test(fixed) ? fixed : randomBytes(32).toString('hex');
   let port = 0;
   const server = createServer(staticHandler(rendererRoot, () => port));
   const transport = startWsTransport(gateway, { server, token });

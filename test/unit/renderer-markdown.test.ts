@@ -1,35 +1,62 @@
 import { describe, expect, it } from 'vitest';
-import { parseBlocks, parseInline } from '../../renderer/src/lib/markdown.js';
+import { safeHref, splitBlocks } from '../../renderer/src/lib/markdown.js';
+import { langLabel, resolveLang } from '../../renderer/src/lib/highlight.js';
 
-describe('parseBlocks', () => {
+describe('splitBlocks (memoised streaming: only the last block changes)', () => {
   it.each([
-    ['plain text', [{ kind: 'paragraph', text: 'plain text' }]],
-    ['# Title\nbody', [{ kind: 'heading', level: 1, text: 'Title' }, { kind: 'paragraph', text: 'body' }]],
-    ['```ts\nconst a = 1;\n```', [{ kind: 'code', lang: 'ts', text: 'const a = 1;' }]],
-    // Mid-stream: an unclosed fence is code to the end, so a half-written block never flashes as prose.
-    ['```\nlet x', [{ kind: 'code', lang: '', text: 'let x' }]],
-    ['- a\n- b', [{ kind: 'list', ordered: false, items: ['a', 'b'] }]],
-    ['1. a\n2. b', [{ kind: 'list', ordered: true, items: ['a', 'b'] }]],
-    ['> quoted', [{ kind: 'quote', text: 'quoted' }]],
+    ['plain text', ['plain text']],
+    ['a\n\nb', ['a', 'b']],
+    ['a\n\n\n\nb\n\n', ['a', 'b']],
+    ['# Title\nbody', ['# Title\nbody']],
+    ['```ts\nconst a = 1;\n\n\nconst b = 2;\n```\nafter', ['```ts\nconst a = 1;\n\n\nconst b = 2;\n```\nafter']],
+    // mid-stream: an unclosed fence keeps everything after it in the last block
+    ['intro\n\n```\nlet x\n\nlet y', ['intro', '```\nlet x\n\nlet y']],
+    ['~~~\n```\n\n~~~\n\nz', ['~~~\n```\n\n~~~', 'z']],
+    ['- a\n\n- b\n\npara', ['- a\n\n- b', 'para']],
+    ['1. a\n\n   more\n\n2. b', ['1. a\n\n   more\n\n2. b']],
+    ['| a | b |\n|---|---|\n| 1 | 2 |\n\nnext', ['| a | b |\n|---|---|\n| 1 | 2 |', 'next']],
+    ['', []],
   ])('%j', (source, blocks) => {
-    expect(parseBlocks(source)).toEqual(blocks);
+    expect(splitBlocks(source)).toEqual(blocks);
+  });
+
+  it('a growing message keeps its earlier blocks identical', () => {
+    const full = 'First paragraph.\n\n```js\nx()\n```\n\nSecond paragraph grows';
+    const earlier = splitBlocks(full.slice(0, full.length - 6));
+    const later = splitBlocks(full);
+    expect(later.slice(0, 2)).toEqual(earlier.slice(0, 2));
   });
 });
 
-describe('parseInline', () => {
-  it('keeps snake_case identifiers as text (no accidental italics)', () => {
-    expect(parseInline('set ANTHROPIC_API_KEY now')).toEqual([{ kind: 'text', text: 'set ANTHROPIC_API_KEY now' }]);
+describe('safeHref', () => {
+  it.each([
+    ['https://example.com/a?b=1', 'https://example.com/a?b=1'],
+    ['http://example.com', 'http://example.com/'],
+    ['javascript:alert(1)', undefined],
+    ['JaVaScRiPt:alert(1)', undefined],
+    ['file:///etc/passwd', undefined],
+    ['data:text/html,x', undefined],
+    ['/relative', undefined],
+    [undefined, undefined],
+  ])('%j → %j', (href, expected) => {
+    expect(safeHref(href)).toBe(expected);
   });
+});
 
-  it('parses code, bold and links without producing HTML', () => {
-    const parts = parseInline('run `ls` **now** see [docs](https://example.com)');
-    expect(parts).toContainEqual({ kind: 'code', text: 'ls' });
-    expect(parts).toContainEqual({ kind: 'strong', text: 'now' });
-    expect(parts).toContainEqual({ kind: 'link', text: 'docs', href: 'https://example.com' });
+describe('code block languages', () => {
+  it.each([
+    ['ts', 'typescript'],
+    ['TypeScript', 'typescript'],
+    ['bash', 'shellscript'],
+    ['py', 'python'],
+    ['rust', 'rust'],
+    ['brainfuck', undefined],
+    ['', undefined],
+  ])('%j → %j', (info, id) => {
+    expect(resolveLang(info)).toBe(id);
   });
-
-  it('does not turn javascript: URLs into links', () => {
-    const parts = parseInline('[x](javascript:alert(1))');
-    expect(parts.some((p) => p.kind === 'link')).toBe(false);
+  it('labels a bare fence as text', () => {
+    expect(langLabel('')).toBe('text');
+    expect(langLabel(' ts ')).toBe('ts');
   });
 });

@@ -1,45 +1,140 @@
 import { memo } from 'react';
-import type { AssistantTurn } from '../store/types.js';
+import { describeError } from '../lib/errors.js';
+import { formatTokens } from '../lib/format.js';
+import { costOf, formatCost } from '../lib/prices.js';
+import { openPalette, removeQueued, requestSettings, retryRun } from '../store/chat-store.js';
+import type { AssistantTurn, TurnPart } from '../store/types.js';
+import { CopyButton } from './CopyButton.js';
 import { Markdown } from './Markdown.js';
+import { CompactionDivider, RetryNotice } from './RunNotices.js';
 import { ThinkingPanel } from './ThinkingPanel.js';
 import { ToolCallItem } from './ToolCallItem.js';
 
-/** One run: thinking, then text and tool calls in the order they happened, then its error if it failed. */
+function PartView({ part, live, last }: { part: TurnPart; live: boolean; last: boolean }) {
+  switch (part.kind) {
+    case 'thinking':
+      return <ThinkingPanel text={part.text} live={live && last} />;
+    case 'text':
+      return (
+        <div className="msg-text">
+          <Markdown text={part.text} />
+        </div>
+      );
+    case 'tool':
+      return <ToolCallItem tool={part.tool} />;
+    case 'retry':
+      return <RetryNotice retry={part.retry} />;
+    case 'compaction':
+      return <CompactionDivider tokensBefore={part.tokensBefore} tokensAfter={part.tokensAfter} />;
+  }
+}
+
+const partKey = (part: TurnPart, i: number): string => (part.kind === 'tool' ? `tool-${part.tool.id}` : `${part.kind}-${i}`);
+
+/** A failed run: one line saying what happened, and what the person can do about it. */
+function RunError({ turn }: { turn: AssistantTurn }) {
+  const view = describeError(turn.error ?? '');
+  return (
+    <div className="run-error" data-kind={view.kind}>
+      <span className="run-error-line" role="alert" title={turn.error}>
+        {view.line}
+      </span>
+      <span className="run-error-actions">
+        {view.actions.map((a) =>
+          a === 'retry' ? (
+            <button key={a} type="button" className="btn btn-small" onClick={() => void retryRun(turn.id)}>
+              Retry
+            </button>
+          ) : a === 'settings' ? (
+            <button key={a} type="button" className="btn btn-small" onClick={() => requestSettings('keys')}>
+              Open settings
+            </button>
+          ) : (
+            <button key={a} type="button" className="btn btn-small" onClick={() => void openPalette('models')}>
+              Switch model
+            </button>
+          ),
+        )}
+      </span>
+    </div>
+  );
+}
+
+function RunFooter({ turn }: { turn: AssistantTurn }) {
+  const text = turn.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n\n');
+  const usage = turn.usage;
+  const ref = turn.answeredBy ?? turn.model;
+  const cost = usage && ref ? costOf(usage, ref) : undefined;
+  if (text === '' && !usage) return null;
+  return (
+    <footer className="msg-foot">
+      {usage && (
+        <span className="muted msg-usage" data-testid="turn-usage" title={`input ${usage.input}, cache read ${usage.cacheRead}, cache write ${usage.cacheWrite}, output ${usage.output}`}>
+          {formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in · {formatTokens(usage.output)} out
+          {cost !== undefined && ` · ${formatCost(cost)}`}
+        </span>
+      )}
+      {text !== '' && <CopyButton text={text} label="Copy message" />}
+    </footer>
+  );
+}
+
+function QueueLine({ turn }: { turn: AssistantTurn }) {
+  if (turn.status === 'queued') {
+    return (
+      <div className="notice" role="status">
+        Queued ({turn.queue?.mode ?? 'followup'}) — runs when the current reply ends.
+        {turn.runId && (
+          <button type="button" className="btn btn-small btn-quiet" onClick={() => void removeQueued(turn.runId!)}>
+            Remove
+          </button>
+        )}
+      </div>
+    );
+  }
+  if (turn.status === 'removed') return <div className="notice muted">Removed from the queue.</div>;
+  return <div className="notice muted">Added to the reply that was running.</div>;
+}
+
+/** One run: thinking, text, tool rows and notices in the order they happened, then how it ended. */
 export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn: AssistantTurn }) {
   const live = turn.status === 'running';
-  const empty = turn.parts.length === 0 && turn.thinking === '';
+  if (turn.status === 'queued' || turn.status === 'removed' || turn.status === 'merged') {
+    return (
+      <article className="msg msg-assistant msg-queued" data-testid="assistant-message" data-status={turn.status}>
+        <QueueLine turn={turn} />
+      </article>
+    );
+  }
+  const empty = turn.parts.length === 0;
+  const lastPart = turn.parts[turn.parts.length - 1];
   return (
     <article className="msg msg-assistant" data-testid="assistant-message" data-status={turn.status} aria-busy={live}>
       <header className="msg-head">
         <span className="msg-author">Assistant</span>
-        {turn.model && <span className="muted msg-model">{turn.demo ? 'demo/agent' : turn.model}</span>}
+        {turn.model && <span className="muted msg-model">{turn.demo ? 'demo/agent' : (turn.answeredBy ?? turn.model)}</span>}
         {turn.demo && (
           <span className="badge" data-testid="demo-badge" title="Offline demo model: no key, no network">
             Demo model
           </span>
         )}
       </header>
-      {turn.thinking !== '' && <ThinkingPanel text={turn.thinking} live={live && turn.parts.length === 0} />}
-      {turn.parts.map((part, i) =>
-        part.kind === 'text' ? (
-          <div className="msg-text" key={i}>
-            <Markdown text={part.text} />
-          </div>
-        ) : (
-          <ToolCallItem key={part.tool.id} tool={part.tool} />
-        ),
-      )}
-      {live && (
+      {turn.parts.map((part, i) => (
+        <PartView key={partKey(part, i)} part={part} live={live} last={i === turn.parts.length - 1} />
+      ))}
+      {live && lastPart?.kind !== 'thinking' && (
         <div className="working" role="status">
           <span className="spinner" aria-hidden="true" />
-          {empty ? 'Starting…' : 'Working…'}
+          {empty ? (turn.waitedMs ? `Waiting for a free slot (${Math.round(turn.waitedMs / 1000)} s)…` : 'Starting…') : 'Working…'}
         </div>
       )}
-      {turn.status === 'error' && (
-        <div className="run-error" role="alert">
-          {turn.error ?? 'The run ended with an error.'}
+      {turn.status === 'stopped' && (
+        <div className="run-stopped" data-testid="run-stopped" role="status">
+          Stopped
         </div>
       )}
+      {turn.status === 'error' && <RunError turn={turn} />}
+      {!live && <RunFooter turn={turn} />}
     </article>
   );
 });

@@ -1,8 +1,51 @@
+import { useEffect } from 'react';
+import './chat.css';
+import { activeRun, closePalette, newChat, openPalette, stopRun, useChat } from '../store/chat-store.js';
+import { CommandPalette } from './CommandPalette.js';
 import { Composer } from './Composer.js';
 import { ErrorBanner } from './ErrorBanner.js';
 import { MessageList } from './MessageList.js';
 
+/** What a screen reader hears: the run's state changes, not every streamed token. */
+function LiveStatus() {
+  const status = useChat((s) => {
+    const last = s.turns.findLast((t) => t.kind === 'assistant');
+    return last?.kind === 'assistant' ? last.status : undefined;
+  });
+  const text =
+    status === 'running' ? 'The assistant is replying.' : status === 'done' ? 'Reply finished.' : status === 'stopped' ? 'Reply stopped.' : status === 'error' ? 'The reply failed.' : '';
+  return (
+    <div className="sr-only" aria-live="polite" role="status">
+      {text}
+    </div>
+  );
+}
+
+/** Chat-wide keys: Esc stops, Ctrl/Cmd+N new chat, Ctrl/Cmd+K switches conversation or model. */
+function useShortcuts(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent): void => {
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (mod && !e.shiftKey && !e.altKey && key === 'k') {
+        e.preventDefault();
+        if (useChat.getState().palette) closePalette();
+        else void openPalette('all');
+      } else if (mod && !e.shiftKey && !e.altKey && key === 'n') {
+        e.preventDefault();
+        newChat();
+      } else if (e.key === 'Escape' && !e.defaultPrevented && !useChat.getState().palette && activeRun(useChat.getState().turns)) {
+        e.preventDefault();
+        void stopRun();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
 export function Chat() {
+  useShortcuts();
   return (
     <main className="chat">
       <MessageList />
@@ -10,6 +53,8 @@ export function Chat() {
         <ErrorBanner />
         <Composer />
       </div>
+      <LiveStatus />
+      <CommandPalette />
     </main>
   );
 }

@@ -1,47 +1,86 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import { activeRun, sendMessage, stopRun, useChat } from '../store/chat-store.js';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { activeRun, editLastMessage, sendMessage, stopRun, useChat } from '../store/chat-store.js';
+import { QueueChips } from './QueueChips.js';
 
-/** Message box: Enter sends, Shift+Enter adds a line; Stop appears while a run is active. */
+const OFFLINE_TEXT: Record<string, string> = {
+  connecting: 'Reconnecting…',
+  closed: 'Reconnecting…',
+  unauthorized:
+    'This link no longer works: the server was restarted with a new access token. Open the new link that `npm run web` printed in its terminal.',
+};
+
+/**
+ * Message box: Enter sends, Shift+Enter adds a line, Esc stops the running reply, ↑ in an empty box edits the last
+ * message. While the connection is down nothing can be sent (the draft stays here) and a reconnecting line shows.
+ */
 export function Composer() {
   const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
   const running = useChat((s) => activeRun(s.turns) !== undefined);
   const sending = useChat((s) => s.sending);
-  const canSend = text.trim() !== '' && !sending;
+  const connection = useChat((s) => s.connection);
+  const editRequest = useChat((s) => s.editRequest);
+  const sessionKey = useChat((s) => s.sessionKey);
+  const online = connection === 'open';
+  const canSend = text.trim() !== '' && !sending && online;
+
+  useEffect(() => {
+    if (editRequest) {
+      setText(editRequest.text);
+      box.current?.focus();
+    }
+  }, [editRequest]);
+  useEffect(() => box.current?.focus(), [sessionKey]);
 
   const submit = async (e?: FormEvent): Promise<void> => {
     e?.preventDefault();
     if (!canSend) return;
     const draft = text;
     setText('');
-    if (!(await sendMessage(draft))) setText(draft); // keep the draft if the request failed
+    if (!(await sendMessage(draft))) setText(draft); // the gateway refused it: the draft comes back
+    box.current?.focus();
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.nativeEvent.isComposing) return;
+    if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       void submit();
+    } else if (e.key === 'ArrowUp' && text === '' && editLastMessage()) {
+      e.preventDefault();
     }
   };
 
   return (
-    <form className="composer" onSubmit={(e) => void submit(e)}>
-      <textarea
-        aria-label="Message"
-        placeholder={running ? 'Queue a follow-up…' : 'Message the assistant…  (Enter to send, Shift+Enter for a new line)'}
-        value={text}
-        rows={Math.min(8, Math.max(2, text.split('\n').length))}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      <div className="composer-actions">
-        {running && (
-          <button type="button" className="btn btn-stop" onClick={() => void stopRun()}>
-            Stop
+    <form className="composer" onSubmit={(e) => void submit(e)} aria-busy={sending}>
+      <QueueChips />
+      {!online && (
+        <div className={`offline offline-${connection}`} role="status" data-testid="offline">
+          {connection !== 'unauthorized' && <span className="spinner" aria-hidden="true" />}
+          {OFFLINE_TEXT[connection]}
+          {connection !== 'unauthorized' && <span className="muted"> Your message is kept here and can be sent once the connection is back.</span>}
+        </div>
+      )}
+      <div className="composer-row">
+        <textarea
+          ref={box}
+          aria-label="Message"
+          placeholder={running ? 'Queue a follow-up…' : 'Message the assistant…  (Enter to send, Shift+Enter for a new line)'}
+          value={text}
+          rows={Math.min(8, Math.max(2, text.split('\n').length))}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <div className="composer-actions">
+          {running && (
+            <button type="button" className="btn btn-stop" onClick={() => void stopRun()} title="Stop (Esc)">
+              Stop
+            </button>
+          )}
+          <button type="submit" className="btn btn-primary" disabled={!canSend}>
+            Send
           </button>
-        )}
-        <button type="submit" className="btn btn-primary" disabled={!canSend}>
-          Send
-        </button>
+        </div>
       </div>
     </form>
   );

@@ -1,82 +1,66 @@
-import { memo, useMemo } from 'react';
-import { parseBlocks, parseInline, type Block } from '../lib/markdown.js';
+import { memo, useMemo, type ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import { safeHref, splitBlocks } from '../lib/markdown.js';
+import { CodeBlock } from './CodeBlock.js';
 
-function InlineText({ text }: { text: string }) {
-  return (
-    <>
-      {parseInline(text).map((part, i) => {
-        switch (part.kind) {
-          case 'code':
-            return <code key={i}>{part.text}</code>;
-          case 'strong':
-            return <strong key={i}>{part.text}</strong>;
-          case 'em':
-            return <em key={i}>{part.text}</em>;
-          case 'link':
-            return (
-              <a key={i} href={part.href} target="_blank" rel="noreferrer noopener">
-                {part.text}
-              </a>
-            );
-          default:
-            return <span key={i}>{part.text}</span>;
-        }
-      })}
-    </>
-  );
+function textOf(node: ReactNode): string {
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join('');
+  return '';
 }
 
-/** One block; memoised so a streaming delta re-renders only the last block. */
-const BlockView = memo(function BlockView({ block }: { block: Block }) {
-  switch (block.kind) {
-    case 'code':
-      return (
-        <pre className="md-code" data-lang={block.lang || undefined}>
-          <code>{block.text}</code>
-        </pre>
-      );
-    case 'heading': {
-      const Tag = (['h3', 'h4', 'h5'] as const)[block.level - 1] ?? 'h5';
-      return (
-        <Tag className="md-heading">
-          <InlineText text={block.text} />
-        </Tag>
-      );
-    }
-    case 'list': {
-      const Tag = block.ordered ? 'ol' : 'ul';
-      return (
-        <Tag className="md-list">
-          {block.items.map((item, i) => (
-            <li key={i}>
-              <InlineText text={item} />
-            </li>
-          ))}
-        </Tag>
-      );
-    }
-    case 'quote':
-      return (
-        <blockquote className="md-quote">
-          <InlineText text={block.text} />
-        </blockquote>
-      );
-    default:
-      return (
-        <p className="md-p">
-          <InlineText text={block.text} />
-        </p>
-      );
-  }
-}, (a, b) => JSON.stringify(a.block) === JSON.stringify(b.block));
+const components: Components = {
+  // fenced and indented code: a <pre><code> pair; inline code stays <code>
+  pre({ children }) {
+    const child = Array.isArray(children) ? children[0] : children;
+    const props = (child as { props?: { className?: string; children?: ReactNode } } | undefined)?.props;
+    const lang = /language-([\w+#.-]+)/.exec(props?.className ?? '')?.[1] ?? '';
+    const code = textOf(props?.children).replace(/\n$/, '');
+    return <CodeBlock code={code} lang={lang} />;
+  },
+  a({ href, children }) {
+    const safe = safeHref(href);
+    if (!safe) return <span className="md-link-blocked" title="Link not opened: only http(s) links are allowed">{children}</span>;
+    // Opens in the OS browser: a new window in a browser tab; the Electron shell's window-open handler hands it on.
+    return (
+      <a href={safe} target="_blank" rel="noopener noreferrer" title={safe}>
+        {children}
+      </a>
+    );
+  },
+  table({ children }) {
+    return (
+      <div className="md-table-wrap">
+        <table>{children}</table>
+      </div>
+    );
+  },
+  img({ alt }) {
+    return <span className="muted">[image: {alt}]</span>; // no remote content (CSP); the alt text is shown
+  },
+};
 
-export function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => parseBlocks(text), [text]);
+const remarkPlugins = [remarkGfm];
+const rehypePlugins = [rehypeSanitize];
+
+const Block = memo(function Block({ source }: { source: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      {source}
+    </ReactMarkdown>
+  );
+});
+
+/** GFM markdown, sanitised. Split into blocks so streaming re-renders only the block still being written. */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const blocks = useMemo(() => splitBlocks(text), [text]);
   return (
     <div className="md">
-      {blocks.map((block, i) => (
-        <BlockView key={i} block={block} />
+      {blocks.map((source, i) => (
+        <Block key={i} source={source} />
       ))}
     </div>
   );
-}
+});

@@ -1,8 +1,17 @@
+import { useEffect, useState } from 'react';
 import type { ThinkingLevel } from '../../../preload/contract.js';
-import { modelLabel } from '../lib/format.js';
+import { formatUntil, modelLabel } from '../lib/format.js';
 import { selectModel, selectThinking, useChat } from '../store/chat-store.js';
 
 const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high'];
+
+const REASON: Record<string, string> = {
+  rate_limit: 'rate limit',
+  overloaded: 'overloaded',
+  billing: 'billing',
+  auth: 'key rejected',
+  timeout: 'timeouts',
+};
 
 export function ModelPicker() {
   const models = useChat((s) => s.models);
@@ -18,6 +27,34 @@ export function ModelPicker() {
         ))}
       </select>
     </label>
+  );
+}
+
+/** E6: the keys of the chosen model's provider that are cooling down, and until when (from `auth.status`). */
+export function ProfileCooldowns() {
+  const profiles = useChat((s) => s.profiles);
+  const model = useChat((s) => s.model);
+  const [now, setNow] = useState(() => Date.now());
+  const provider = model?.split('/')[0];
+  const cooling = profiles.filter((p) => p.provider === provider && p.state === 'cooling' && (p.cooldownUntil ?? 0) > now);
+  useEffect(() => {
+    if (cooling.length === 0) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [cooling.length]);
+  if (cooling.length === 0) return null;
+  return (
+    <span className="cooldowns" data-testid="profile-cooldowns" role="status">
+      {cooling.map((p) => (
+        <span
+          key={p.id}
+          className="cooldown"
+          title={`${p.id} is cooling down until ${new Date(p.cooldownUntil!).toLocaleTimeString()}${p.lastError ? `: ${p.lastError}` : ''}`}
+        >
+          {p.id} cooling{p.reason && REASON[p.reason] ? ` (${REASON[p.reason]})` : ''} · {formatUntil(p.cooldownUntil!, now)}
+        </span>
+      ))}
+    </span>
   );
 }
 

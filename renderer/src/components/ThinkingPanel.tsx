@@ -1,6 +1,9 @@
 import { useState } from 'react';
 
-/** Collapsible reasoning of one assistant turn; open while the run is streaming, closed afterwards unless toggled. */
+/**
+ * One thinking segment of a run. Open while it streams; folds by itself once something follows it (the answer or
+ * a tool), unless the reader toggled it.
+ */
 export function ThinkingPanel({ text, live }: { text: string; live: boolean }) {
   const [toggled, setToggled] = useState<boolean | undefined>(undefined);
   const open = toggled ?? live;
@@ -8,6 +11,7 @@ export function ThinkingPanel({ text, live }: { text: string; live: boolean }) {
     <details
       className="thinking"
       data-testid="thinking"
+      data-live={live ? 'true' : 'false'}
       open={open}
       onToggle={(e) => {
         const next = (e.currentTarget as HTMLDetailsElement).open;
@@ -15,7 +19,7 @@ export function ThinkingPanel({ text, live }: { text: string; live: boolean }) {
       }}
     >
       <summary>
-        <span className="thinking-label">{live ? 'Thinking…' : 'Thinking'}</span>
+        <span className="thinking-label">{live ? 'Thinking…' : 'Thought'}</span>
         <span className="muted">{text.length.toLocaleString()} chars</span>
       </summary>
       <div className="thinking-body">{text}</div>

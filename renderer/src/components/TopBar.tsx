@@ -1,7 +1,8 @@
 import { useChat } from '../store/chat-store.js';
-import { ModelPicker, ThinkingPicker } from './ModelPicker.js';
+import { ContextMeter } from './ContextMeter.js';
+import { ModelPicker, ProfileCooldowns, ThinkingPicker } from './ModelPicker.js';
 
-const CONNECTION_TEXT = { connecting: 'Connecting…', open: 'Connected', closed: 'Disconnected' } as const;
+const CONNECTION_TEXT = { connecting: 'Connecting…', open: 'Connected', closed: 'Reconnecting…', unauthorized: 'Link expired' } as const;
 
 export function TopBar() {
   const info = useChat((s) => s.appInfo);
@@ -21,6 +22,8 @@ export function TopBar() {
       <div className="topbar-controls">
         <ModelPicker />
         <ThinkingPicker />
+        <ProfileCooldowns />
+        <ContextMeter />
         {kind === 'web' && (
           <span className={`conn conn-${connection}`} role="status" aria-label={`Connection: ${CONNECTION_TEXT[connection]}`}>
             {CONNECTION_TEXT[connection]}

@@ -3,7 +3,7 @@ import type { UserTurn } from '../store/types.js';
 
 export const UserMessage = memo(function UserMessage({ turn }: { turn: UserTurn }) {
   return (
-    <article className="msg msg-user" data-testid="user-message">
+    <article className="msg msg-user" data-testid="user-message" data-pending={turn.pending && !turn.runId ? 'true' : undefined}>
       <div className="msg-user-bubble">{turn.text}</div>
     </article>
   );

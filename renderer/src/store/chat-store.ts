@@ -3,13 +3,13 @@
  * only select slices. Actions talk to the transport; the gateway validates everything they send.
  */
 import { create } from 'zustand';
-import type { AgentEvent, AppInfo, ModelInfo, ThinkingLevel } from '../../../preload/contract.js';
+import type { AgentEvent, AppInfo, MethodName, ModelInfo, ProfileStatus, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
 import type { ConnectionStatus, RendererTransport } from '../transport/types.js';
 import { createFrameBatcher } from './frame-batcher.js';
 import { applyEvents, ensureRunTurn, historyToTurns } from './reduce.js';
-import type { AssistantTurn, Turn } from './types.js';
+import type { AssistantTurn, Turn, UserTurn } from './types.js';
 
-export const SESSION_KEY = 'main';
+export const DEFAULT_SESSION_KEY = 'main';
 
 export interface ChatState {
   connection: ConnectionStatus;
@@ -19,21 +19,43 @@ export interface ChatState {
   model?: string;
   /** undefined = the configured default. */
   thinking?: ThinkingLevel;
+  sessionKey: string;
   turns: Turn[];
   sending: boolean;
   /** A request that failed (not a run error: those live on their turn). */
   error?: string;
+  /** E6: auth profiles and their cooldowns (empty when the gateway has no `auth.status`). */
+  profiles: ProfileStatus[];
+  sessions: SessionSummary[];
+  /** Ctrl/Cmd+K: the switcher, opened on sessions and models or on models only ("Switch model"). */
+  palette?: 'all' | 'models';
+  /** "Open settings" from an error: the app frame shows this section (it subscribes to this field). */
+  settingsRequest?: { section: 'keys' | 'models' | 'general'; nonce: number };
+  /** ↑ in an empty composer: the last message's text to edit (nonce makes a repeat distinct). */
+  editRequest?: { text: string; nonce: number };
 }
 
-export const useChat = create<ChatState>(() => ({ connection: 'connecting', models: [], turns: [], sending: false }));
+export const useChat = create<ChatState>(() => ({
+  connection: 'connecting',
+  models: [],
+  sessionKey: DEFAULT_SESSION_KEY,
+  turns: [],
+  sending: false,
+  profiles: [],
+  sessions: [],
+}));
 
 let transport: RendererTransport | undefined;
 let userSeq = 0;
+let nonce = 0;
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/** The request never reached the gateway, or its answer never came back: safe to send again with the same key. */
+const isConnectionLoss = (err: unknown): boolean => /connection lost|not connected/i.test(message(err));
 
 const batcher = createFrameBatcher<AgentEvent>((events) => {
-  useChat.setState((s) => ({ turns: applyEvents(s.turns, events, SESSION_KEY) }));
+  useChat.setState((s) => ({ turns: applyEvents(s.turns, events, s.sessionKey) }));
+  if (events.some((e) => e.stream === 'retry')) void refreshProfiles();
 });
 
 export function activeRun(turns: Turn[]): AssistantTurn | undefined {
@@ -41,22 +63,64 @@ export function activeRun(turns: Turn[]): AssistantTurn | undefined {
   return last?.runId ? last : undefined;
 }
 
+export function queuedRuns(turns: Turn[]): { turn: AssistantTurn; user?: UserTurn }[] {
+  const out: { turn: AssistantTurn; user?: UserTurn }[] = [];
+  for (const t of turns) {
+    if (t.kind !== 'assistant' || t.status !== 'queued') continue;
+    const user = turns.find((u): u is UserTurn => u.kind === 'user' && u.runId === t.runId);
+    out.push({ turn: t, ...(user ? { user } : {}) });
+  }
+  return out;
+}
+
 function defaultModel(models: ModelInfo[], info: AppInfo): string | undefined {
   if (models.some((m) => m.ref === info.defaultModel)) return info.defaultModel;
   return (models.find((m) => m.hasKey) ?? models.find((m) => m.demo) ?? models[0])?.ref;
 }
 
-/** Connects the store to a transport and loads app info, models and the "main" session's history. */
+/** A gateway method another part of the app adds (auth.status, queue.*): absent on older gateways. */
+async function optionalRequest<T>(method: string, params: Record<string, unknown>): Promise<T | undefined> {
+  if (!transport) return undefined;
+  try {
+    return (await transport.api.request(method as MethodName, params as never)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+let profileTimer: ReturnType<typeof setTimeout> | undefined;
+export async function refreshProfiles(): Promise<void> {
+  const profiles = await optionalRequest<ProfileStatus[]>('auth.status', {});
+  if (!profiles) return;
+  useChat.setState({ profiles });
+  // while something cools down, look again when the soonest cooldown ends (at most every 30 s)
+  clearTimeout(profileTimer);
+  const ends = profiles.filter((p) => p.state === 'cooling' && p.cooldownUntil).map((p) => p.cooldownUntil!);
+  if (ends.length > 0) profileTimer = setTimeout(() => void refreshProfiles(), Math.min(30_000, Math.max(1000, Math.min(...ends) - Date.now() + 250)));
+}
+
+async function loadHistory(sessionKey: string): Promise<Turn[]> {
+  const history = await transport!.api.request('sessions.history', { sessionKey });
+  return historyToTurns(history);
+}
+
+/** Connects the store to a transport and loads app info, models and the session's history. */
 export async function startChat(t: RendererTransport): Promise<void> {
   transport = t;
   useChat.setState({ transportKind: t.kind });
-  t.onStatus((connection) => useChat.setState({ connection }));
+  let wasOpen = false;
+  t.onStatus((connection) => {
+    useChat.setState({ connection });
+    if (connection === 'open' && wasOpen) void resync();
+    if (connection === 'open') wasOpen = true;
+  });
   t.api.onEvent((event) => batcher.push(event));
   try {
+    const { sessionKey } = useChat.getState();
     const [info, models, history] = await Promise.all([
       t.api.request('app.info', {}),
       t.api.request('models.list', {}),
-      t.api.request('sessions.history', { sessionKey: SESSION_KEY }),
+      loadHistory(sessionKey),
     ]);
     batcher.flushNow();
     useChat.setState((s) => ({
@@ -64,35 +128,83 @@ export async function startChat(t: RendererTransport): Promise<void> {
       models,
       model: s.model ?? defaultModel(models, info),
       // events that arrived while loading stay after the stored history
-      turns: [...historyToTurns(history), ...s.turns],
+      turns: [...history, ...s.turns],
     }));
+    void refreshProfiles();
   } catch (err) {
     useChat.setState({ error: `Could not load: ${message(err)}` });
   }
 }
 
-export async function sendMessage(text: string): Promise<boolean> {
-  const trimmed = text.trim();
-  if (!transport || trimmed === '') return false;
-  const { model, thinking } = useChat.getState();
-  useChat.setState((s) => ({
-    sending: true,
-    error: undefined,
-    turns: [...s.turns, { kind: 'user', id: `u${++userSeq}`, text: trimmed, ts: Date.now() }],
-  }));
+/**
+ * After a reconnect: messages that never reached the gateway are sent (same idempotency key: never twice), and a
+ * run that was in progress is followed again — if it ended (or the server restarted) while we were away, the
+ * stored history replaces the partial view; if it still runs, its next events carry the full text so far.
+ */
+async function resync(): Promise<void> {
+  if (!transport) return;
+  const { turns, sessionKey } = useChat.getState();
+  for (const t of turns) if (t.kind === 'user' && t.pending) void deliver(t);
+  const run = activeRun(turns);
+  if (!run?.runId) return;
+  let ended = false;
   try {
-    const accepted = await transport.api.request('agent', {
-      message: trimmed,
-      sessionKey: SESSION_KEY,
+    ended = (await transport.api.request('agent.result', { runId: run.runId })) !== null;
+  } catch {
+    ended = true; // unknown run: the server restarted
+  }
+  if (!ended) return;
+  try {
+    const history = await loadHistory(sessionKey);
+    useChat.setState((s) => ({ turns: [...history, ...s.turns.filter((t) => t.kind === 'user' && t.pending)] }));
+  } catch (err) {
+    useChat.setState({ error: `Could not reload the conversation: ${message(err)}` });
+  }
+}
+
+/** Sends a user turn's message; true when the gateway accepted it (or will, once the connection is back). */
+async function deliver(turn: UserTurn): Promise<boolean> {
+  const { model, thinking, sessionKey } = useChat.getState();
+  const key = turn.pending?.idempotencyKey;
+  try {
+    const accepted = await transport!.api.request('agent', {
+      message: turn.text,
+      sessionKey,
       ...(model ? { model } : {}),
       ...(thinking ? { thinking } : {}),
+      ...(key ? { idempotencyKey: key } : {}),
     });
     batcher.flushNow();
-    useChat.setState((s) => ({ sending: false, turns: ensureRunTurn(s.turns, accepted.runId) }));
+    useChat.setState((s) => ({
+      turns: ensureRunTurn(
+        s.turns.map((t) => (t.id === turn.id ? { ...turn, pending: undefined, runId: accepted.runId } : t)),
+        accepted.runId,
+      ),
+    }));
     return true;
   } catch (err) {
-    useChat.setState({ sending: false, error: message(err) });
+    if (isConnectionLoss(err)) return true; // stays pending; resync() sends it again with the same key
+    useChat.setState((s) => ({ error: message(err), turns: s.turns.filter((t) => t.id !== turn.id) }));
     return false;
+  }
+}
+
+/** Sends a message. False (and the caller keeps the draft) only when the gateway refused it. */
+export async function sendMessage(text: string): Promise<boolean> {
+  const trimmed = text.trim();
+  if (!transport || trimmed === '' || useChat.getState().connection !== 'open') return false;
+  const turn: UserTurn = {
+    kind: 'user',
+    id: `u${++userSeq}`,
+    text: trimmed,
+    ts: Date.now(),
+    pending: { idempotencyKey: `ui-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}` },
+  };
+  useChat.setState((s) => ({ sending: true, error: undefined, turns: [...s.turns, turn] }));
+  try {
+    return await deliver(turn);
+  } finally {
+    useChat.setState({ sending: false });
   }
 }
 
@@ -106,6 +218,64 @@ export async function stopRun(): Promise<void> {
   }
 }
 
-export const selectModel = (model: string): void => useChat.setState({ model });
+/** Retry: the message that started a failed run, sent again. */
+export async function retryRun(runTurnId: string): Promise<void> {
+  const { turns } = useChat.getState();
+  const index = turns.findIndex((t) => t.id === runTurnId);
+  const user = turns.slice(0, index).findLast((t): t is UserTurn => t.kind === 'user');
+  if (user) await sendMessage(user.text);
+}
+
+/** A queued message: removed (never runs) or turned into a steer of the running reply. */
+export async function removeQueued(runId: string): Promise<void> {
+  if (!transport) return;
+  const removed = await optionalRequest<unknown>('queue.remove', { runId });
+  if (removed === undefined) await transport.api.request('agent.abort', { runId }).catch(() => undefined);
+}
+export async function steerQueued(runId: string): Promise<void> {
+  const ok = await optionalRequest<unknown>('queue.steer', { runId });
+  if (ok === undefined) useChat.setState({ error: 'This message could not be switched to steer.' });
+}
+
+export async function openSession(sessionKey: string): Promise<void> {
+  if (!transport) return;
+  useChat.setState({ sessionKey, turns: [], error: undefined, palette: undefined });
+  try {
+    const turns = await loadHistory(sessionKey);
+    if (useChat.getState().sessionKey === sessionKey) useChat.setState((s) => ({ turns: [...turns, ...s.turns] }));
+  } catch (err) {
+    useChat.setState({ error: `Could not open the conversation: ${message(err)}` });
+  }
+}
+
+/** Ctrl/Cmd+N: a fresh conversation (the gateway creates the session on its first message). */
+export function newChat(): void {
+  const key = `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  useChat.setState({ sessionKey: key, turns: [], error: undefined, palette: undefined });
+}
+
+export async function openPalette(mode: 'all' | 'models' = 'all'): Promise<void> {
+  useChat.setState({ palette: mode });
+  if (mode === 'all' && transport) {
+    const sessions = await transport.api.request('sessions.list', {}).catch(() => undefined);
+    if (sessions) useChat.setState({ sessions });
+  }
+}
+export const closePalette = (): void => useChat.setState({ palette: undefined });
+
+export function requestSettings(section: 'keys' | 'models' | 'general' = 'keys'): void {
+  useChat.setState({ settingsRequest: { section, nonce: ++nonce } });
+  window.dispatchEvent(new CustomEvent('agentdesk:open-settings', { detail: { section } }));
+}
+
+/** ↑ in an empty composer: put the last message back for editing. */
+export function editLastMessage(): boolean {
+  const last = useChat.getState().turns.findLast((t): t is UserTurn => t.kind === 'user');
+  if (!last) return false;
+  useChat.setState({ editRequest: { text: last.text, nonce: ++nonce } });
+  return true;
+}
+
+export const selectModel = (model: string): void => useChat.setState({ model, palette: undefined });
 export const selectThinking = (thinking: ThinkingLevel | undefined): void => useChat.setState({ thinking });
 export const dismissError = (): void => useChat.setState({ error: undefined });

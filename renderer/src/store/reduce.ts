@@ -5,15 +5,19 @@
 import type {
   AgentEvent,
   AssistantData,
+  CompactionData,
   HistoryEntry,
   LifecycleData,
+  QueueData,
+  RetryData,
   ThinkingData,
   ToolData,
 } from '../../../preload/contract.js';
+import { isStopText } from '../lib/errors.js';
 import type { AssistantTurn, ToolCallView, Turn, TurnPart } from './types.js';
 
 export function newAssistantTurn(runId: string | undefined, id: string): AssistantTurn {
-  return { kind: 'assistant', id, runId, parts: [], thinking: '', status: 'running', demo: false, lastSeq: -1 };
+  return { kind: 'assistant', id, runId, parts: [], status: 'running', demo: false, lastSeq: -1, callTurn: 0 };
 }
 
 /** Returns turns with an assistant turn for `runId` (appended if missing). */
@@ -22,15 +26,36 @@ export function ensureRunTurn(turns: Turn[], runId: string): Turn[] {
   return [...turns, newAssistantTurn(runId, `run-${runId}`)];
 }
 
-function appendText(parts: TurnPart[], delta: string): TurnPart[] {
+type StreamKind = 'text' | 'thinking';
+
+/** Appends a delta to the last row when it is of the same kind and model call, else starts a new row. */
+function appendStream(parts: TurnPart[], kind: StreamKind, delta: string, turn: number): TurnPart[] {
   if (delta === '') return parts;
   const last = parts[parts.length - 1];
-  if (last?.kind === 'text') return [...parts.slice(0, -1), { kind: 'text', text: last.text + delta }];
-  return [...parts, { kind: 'text', text: delta }];
+  if (last?.kind === kind && last.turn === turn) return [...parts.slice(0, -1), { kind, text: last.text + delta, turn }];
+  return [...parts, { kind, text: delta, turn }];
+}
+
+/** Length of everything already shown for one model call's stream (to recover from a gap in the events). */
+function streamedLength(parts: TurnPart[], kind: StreamKind, turn: number): number {
+  let n = 0;
+  for (const p of parts) if (p.kind === kind && p.turn === turn) n += p.text.length;
+  return n;
+}
+
+function applyStream(turn: AssistantTurn, kind: StreamKind, data: AssistantData | ThinkingData, gap: boolean): AssistantTurn {
+  const callTurn = data.turn ?? turn.callTurn;
+  let delta = data.delta;
+  if (gap && typeof data.text === 'string') {
+    // Events were missed (a reconnect): the full text so far says what is missing.
+    const have = streamedLength(turn.parts, kind, callTurn);
+    delta = data.text.length > have ? data.text.slice(have) : '';
+  }
+  return { ...turn, callTurn, parts: appendStream(turn.parts, kind, delta, callTurn) };
 }
 
 function updateTool(parts: TurnPart[], id: string, patch: (t: ToolCallView) => ToolCallView): TurnPart[] {
-  return parts.map((p) => (p.kind === 'tool' && p.tool.id === id ? { kind: 'tool', tool: patch(p.tool) } : p));
+  return parts.map((p) => (p.kind === 'tool' && p.tool.id === id ? { ...p, tool: patch(p.tool) } : p));
 }
 
 function applyTool(turn: AssistantTurn, data: ToolData): AssistantTurn {
@@ -41,7 +66,7 @@ function applyTool(turn: AssistantTurn, data: ToolData): AssistantTurn {
         ...turn,
         parts: [
           ...turn.parts,
-          { kind: 'tool', tool: { id: data.toolCallId, name: data.name, args: data.args, status: 'running', partial: '' } },
+          { kind: 'tool', turn: turn.callTurn, tool: { id: data.toolCallId, name: data.name, args: data.args, status: 'running', partial: '' } },
         ],
       };
     case 'update':
@@ -62,29 +87,94 @@ function applyTool(turn: AssistantTurn, data: ToolData): AssistantTurn {
 function applyLifecycle(turn: AssistantTurn, data: LifecycleData): AssistantTurn {
   switch (data.phase) {
     case 'start':
-      return { ...turn, status: 'running', startedAt: data.startedAt, model: `${data.provider}/${data.model}`, demo: data.demo === true };
+      return {
+        ...turn,
+        status: 'running',
+        queue: undefined,
+        startedAt: data.startedAt,
+        model: `${data.provider}/${data.model}`,
+        demo: data.demo === true,
+      };
     case 'end':
-      return { ...turn, status: 'done', endedAt: data.endedAt };
-    case 'error':
-      return { ...turn, status: 'error', endedAt: data.endedAt, error: data.error };
+    case 'error': {
+      const meta = data.result?.meta;
+      const ended = {
+        ...turn,
+        endedAt: data.endedAt,
+        queue: undefined,
+        ...(data.result?.usage ? { usage: data.result.usage } : {}),
+        ...(meta?.provider && meta.model ? { answeredBy: `${meta.provider}/${meta.model}` } : {}),
+        parts: turn.parts.map((p) =>
+          // a tool that never reported its end did not finish
+          p.kind === 'tool' && p.tool.status === 'running' ? { ...p, tool: { ...p.tool, status: 'error' as const } } : p,
+        ),
+      };
+      if (data.phase === 'end') return { ...ended, status: 'done' };
+      return { ...ended, status: isStopText(data.error) ? 'stopped' : 'error', error: data.error };
+    }
+  }
+}
+
+/** E7: a failed attempt's partial text, thinking and unfinished tool rows go; the retry line stays. */
+export function applyRetry(turn: AssistantTurn, data: RetryData): AssistantTurn {
+  const keep = (p: TurnPart): boolean => {
+    if (data.discardTurn === undefined) return true;
+    if (p.kind === 'text' || p.kind === 'thinking') return p.turn !== data.discardTurn;
+    if (p.kind === 'tool') return p.turn !== data.discardTurn || p.tool.status !== 'running';
+    return true;
+  };
+  const next = data.next.action === 'fallback' ? { model: `${data.next.provider}/${data.next.model}` } : {};
+  return { ...turn, ...next, parts: [...turn.parts.filter(keep), { kind: 'retry', retry: data }] };
+}
+
+function applyCompaction(turn: AssistantTurn, data: CompactionData): AssistantTurn {
+  if (data.phase === 'start') return { ...turn, parts: [...turn.parts, { kind: 'compaction', phase: 'start' }] };
+  const index = turn.parts.findLastIndex((p) => p.kind === 'compaction' && p.phase === 'start');
+  const done: TurnPart = { kind: 'compaction', phase: 'end', tokensBefore: data.tokensBefore, tokensAfter: data.tokensAfter };
+  if (index < 0) return { ...turn, parts: [...turn.parts, done] };
+  return { ...turn, parts: turn.parts.map((p, i) => (i === index ? done : p)) };
+}
+
+function applyQueue(turn: AssistantTurn, data: QueueData): AssistantTurn {
+  switch (data.phase) {
+    case 'queued':
+      return turn.status === 'running' && turn.startedAt === undefined
+        ? { ...turn, status: 'queued', queue: { mode: data.mode, position: data.position } }
+        : turn;
+    case 'waiting':
+      return { ...turn, waitedMs: data.waitedMs };
+    case 'started':
+      return { ...turn, status: turn.status === 'queued' ? 'running' : turn.status, queue: undefined };
+    case 'removed':
+      return { ...turn, status: 'removed', queue: undefined };
+    case 'merged':
+    case 'steered':
+      return { ...turn, status: 'merged', queue: undefined };
   }
 }
 
 /** Applies one event to its run's turn. */
 export function applyEventToTurn(turn: AssistantTurn, event: AgentEvent): AssistantTurn {
   if (event.seq <= turn.lastSeq) return turn; // duplicate or replay
+  const gap = event.seq > turn.lastSeq + 1;
   const next = { ...turn, lastSeq: event.seq };
   switch (event.stream) {
     case 'lifecycle':
       return applyLifecycle(next, event.data as LifecycleData);
     case 'assistant':
-      return { ...next, parts: appendText(next.parts, (event.data as AssistantData).delta) };
+      return applyStream(next, 'text', event.data as AssistantData, gap);
     case 'thinking':
-      return { ...next, thinking: next.thinking + (event.data as ThinkingData).delta };
+      return applyStream(next, 'thinking', event.data as ThinkingData, gap);
     case 'tool':
       return applyTool(next, event.data as ToolData);
+    case 'retry':
+      return applyRetry(next, event.data as RetryData);
+    case 'compaction':
+      return applyCompaction(next, event.data as CompactionData);
+    case 'queue':
+      return applyQueue(next, event.data as QueueData);
     default:
-      return next; // compaction notices come in a later issue
+      return next; // approvals are rendered by the tool approval card
   }
 }
 
@@ -113,24 +203,23 @@ export function historyToTurns(entries: HistoryEntry[]): Turn[] {
       return;
     }
     if (!current) {
-      current = { ...newAssistantTurn(undefined, `h${i}`), status: 'done' };
+      current = { ...newAssistantTurn(undefined, `h${i}`), status: 'done', callTurn: -1 };
       turns.push(current);
     }
     const turn: AssistantTurn = current;
     if (entry.role === 'assistant') {
-      if (entry.thinking) turn.thinking += (turn.thinking ? '\n\n' : '') + entry.thinking;
-      const joiner = turn.parts.at(-1)?.kind === 'text' ? '\n\n' : '';
-      if (entry.text) turn.parts = appendText(turn.parts, joiner + entry.text);
+      // each stored message is one model call: its own thinking row, then text, then tool rows
+      if (entry.thinking) turn.parts = [...turn.parts, { kind: 'thinking', text: entry.thinking, turn: i }];
+      if (entry.text) turn.parts = appendStream(turn.parts, 'text', entry.text, i);
       for (const call of entry.toolCalls) {
-        turn.parts = [...turn.parts, { kind: 'tool', tool: { id: call.id, name: call.name, args: call.arguments, status: 'ok', partial: '' } }];
+        turn.parts = [...turn.parts, { kind: 'tool', turn: i, tool: { id: call.id, name: call.name, args: call.arguments, status: 'ok', partial: '' } }];
       }
-      if (entry.stopReason === 'error' || entry.errorMessage) {
+      if (entry.stopReason === 'aborted' || isStopText(entry.errorMessage)) {
+        turn.status = 'stopped';
+        turn.error = entry.errorMessage ?? 'The run was stopped.';
+      } else if (entry.stopReason === 'error' || entry.errorMessage) {
         turn.status = 'error';
         turn.error = entry.errorMessage ?? 'The run ended with an error.';
-      }
-      if (entry.stopReason === 'aborted') {
-        turn.status = 'error';
-        turn.error = entry.errorMessage ?? 'Stopped.';
       }
     } else {
       turn.parts = updateTool(turn.parts, entry.toolCallId, (t) => ({

@@ -22,10 +22,29 @@ const MAX_BACKOFF_MS = 5000;
 export interface WsTransportClientOptions {
   /** First reconnect delay (doubles up to MAX_BACKOFF_MS); tests pass a small value. */
   minBackoffMs?: number;
+  /**
+   * Asked when a socket closes without ever opening: true when the server answers plain HTTP, i.e. it is up and
+   * refused the upgrade — with a loopback server that means the token is no longer valid. Default: GET / of the
+   * same host.
+   */
+  serverReachable?: () => Promise<boolean>;
+}
+
+function defaultReachable(url: string): () => Promise<boolean> {
+  return async () => {
+    try {
+      const http = url.replace(/^ws/, 'http').replace(/\/ws\?.*$/, '/');
+      const res = await fetch(http, { method: 'HEAD', cache: 'no-store' });
+      return res.ok;
+    } catch {
+      return false;
+    }
+  };
 }
 
 export function createWsTransport(url: string, opts: WsTransportClientOptions = {}): RendererTransport & { close(): void } {
   const minBackoff = opts.minBackoffMs ?? MIN_BACKOFF_MS;
+  const serverReachable = opts.serverReachable ?? defaultReachable(url);
   const pending = new Map<number, Pending>();
   const outbox: string[] = [];
   const eventListeners = new Set<(event: AgentEvent) => void>();
@@ -64,8 +83,10 @@ export function createWsTransport(url: string, opts: WsTransportClientOptions = 
   const connect = (): void => {
     setStatus('connecting');
     const ws = new WebSocket(url);
+    let opened = false;
     socket = ws;
     ws.onopen = () => {
+      opened = true;
       backoff = minBackoff;
       setStatus('open');
       for (const frame of outbox.splice(0)) ws.send(frame);
@@ -77,10 +98,15 @@ export function createWsTransport(url: string, opts: WsTransportClientOptions = 
         pending.delete(id);
         waiter.reject(new Error('connection lost'));
       }
-      setStatus('closed');
-      if (closed) return;
-      setTimeout(connect, backoff);
-      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      if (closed) return setStatus('closed');
+      const retry = (): void => {
+        setStatus('closed');
+        setTimeout(connect, backoff);
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      };
+      if (opened) return retry();
+      // Never opened: either the server is down (keep trying) or it refused our token (stop: it never will).
+      void serverReachable().then((up) => (up ? setStatus('unauthorized') : retry()));
     };
   };
 

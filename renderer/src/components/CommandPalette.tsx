@@ -1,0 +1,123 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { modelLabel } from '../lib/format.js';
+import { closePalette, newChat, openSession, selectModel, useChat } from '../store/chat-store.js';
+
+interface Item {
+  id: string;
+  group: 'Conversations' | 'Models';
+  label: string;
+  hint?: string;
+  disabled?: boolean;
+  run(): void;
+}
+
+/** Ctrl/Cmd+K: type to find a conversation or a model; Enter switches, Esc closes. Focus returns where it was. */
+export function CommandPalette() {
+  const mode = useChat((s) => s.palette);
+  const models = useChat((s) => s.models);
+  const sessions = useChat((s) => s.sessions);
+  const current = useChat((s) => s.sessionKey);
+  const [query, setQuery] = useState('');
+  const [index, setIndex] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const returnFocus = useRef<Element | null>(null);
+
+  useEffect(() => {
+    if (!mode) return;
+    returnFocus.current = document.activeElement;
+    setQuery('');
+    setIndex(0);
+    input.current?.focus();
+    return () => (returnFocus.current as HTMLElement | null)?.focus?.();
+  }, [mode]);
+
+  const items = useMemo<Item[]>(() => {
+    const out: Item[] = [];
+    if (mode === 'all') {
+      out.push({ id: 'new', group: 'Conversations', label: 'New chat', hint: 'Ctrl+N', run: newChat });
+      for (const s of sessions) {
+        out.push({
+          id: `s:${s.sessionKey}`,
+          group: 'Conversations',
+          label: s.title || s.sessionKey,
+          hint: s.sessionKey === current ? 'current' : new Date(s.updatedAt).toLocaleDateString(),
+          run: () => void openSession(s.sessionKey),
+        });
+      }
+    }
+    for (const m of models) {
+      out.push({ id: `m:${m.ref}`, group: 'Models', label: modelLabel(m), disabled: !m.hasKey && !m.demo, run: () => selectModel(m.ref) });
+    }
+    const q = query.trim().toLowerCase();
+    return q === '' ? out : out.filter((i) => i.label.toLowerCase().includes(q) || i.id.toLowerCase().includes(q));
+  }, [mode, sessions, models, current, query]);
+
+  if (!mode) return null;
+  const pick = (item: Item | undefined): void => {
+    if (!item || item.disabled) return;
+    closePalette();
+    item.run();
+  };
+  const onKeyDown = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      closePalette();
+    } else if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setIndex((i) => Math.min(items.length - 1, i + 1));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setIndex((i) => Math.max(0, i - 1));
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      pick(items[index]);
+    }
+  };
+  return (
+    <div className="palette-backdrop" onMouseDown={closePalette}>
+      <div
+        className="palette"
+        role="dialog"
+        aria-modal="true"
+        aria-label={mode === 'models' ? 'Switch model' : 'Switch conversation or model'}
+        onMouseDown={(e) => e.stopPropagation()}
+        onKeyDown={onKeyDown}
+      >
+        <input
+          ref={input}
+          className="palette-input"
+          role="combobox"
+          aria-expanded="true"
+          aria-controls="palette-list"
+          aria-activedescendant={items[index] ? `pal-${index}` : undefined}
+          placeholder={mode === 'models' ? 'Switch to model…' : 'Find a conversation or model…'}
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setIndex(0);
+          }}
+        />
+        <ul id="palette-list" role="listbox" className="palette-list">
+          {items.map((item, i) => (
+            <li
+              key={item.id}
+              id={`pal-${i}`}
+              role="option"
+              aria-selected={i === index}
+              aria-disabled={item.disabled}
+              className={`palette-item ${i === index ? 'active' : ''}`}
+              onMouseEnter={() => setIndex(i)}
+              onClick={() => pick(item)}
+            >
+              <span className="palette-group muted">{item.group === 'Models' ? 'Model' : 'Chat'}</span>
+              <span className="palette-label">{item.label}</span>
+              {item.hint && <span className="muted palette-hint">{item.hint}</span>}
+            </li>
+          ))}
+          {items.length === 0 && <li className="muted palette-empty">Nothing matches.</li>}
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { queuedRuns, removeQueued, steerQueued, useChat } from '../store/chat-store.js';
+
+/** Messages waiting behind the running reply: their mode, and Remove / Steer. */
+export function QueueChips() {
+  const turns = useChat((s) => s.turns);
+  const queued = queuedRuns(turns);
+  if (queued.length === 0) return null;
+  return (
+    <ul className="queue-chips" aria-label="Queued messages">
+      {queued.map(({ turn, user }) => (
+        <li key={turn.id} className="chip" data-testid="queue-chip">
+          <span className="chip-mode">{turn.queue?.mode ?? 'followup'}</span>
+          <span className="chip-text" title={user?.text}>
+            {user?.text ?? 'message'}
+          </span>
+          {turn.queue?.mode !== 'steer' && (
+            <button type="button" className="btn btn-small btn-quiet" onClick={() => void steerQueued(turn.runId!)} title="Give it to the running reply now">
+              Steer
+            </button>
+          )}
+          <button type="button" className="btn btn-small btn-quiet" aria-label="Remove queued message" onClick={() => void removeQueued(turn.runId!)}>
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * Code highlighting with shiki's fine-grained core: the JavaScript regex engine (no WebAssembly, no eval — fits
+ * the app's CSP), two themes (light and dark, switched by CSS), and each language's grammar imported only when a
+ * block in that language first appears. Tokens are rendered as React elements, never as HTML strings.
+ */
+import type { HighlighterCore, LanguageInput, ThemedToken } from 'shiki/core';
+
+type Loader = () => Promise<{ default: LanguageInput }>;
+
+/** Grammars we load on demand; keys are the canonical ids. */
+const LANGS: Record<string, Loader> = {
+  typescript: () => import('@shikijs/langs/typescript'),
+  tsx: () => import('@shikijs/langs/tsx'),
+  javascript: () => import('@shikijs/langs/javascript'),
+  jsx: () => import('@shikijs/langs/jsx'),
+  json: () => import('@shikijs/langs/json'),
+  jsonc: () => import('@shikijs/langs/jsonc'),
+  shellscript: () => import('@shikijs/langs/shellscript'),
+  powershell: () => import('@shikijs/langs/powershell'),
+  python: () => import('@shikijs/langs/python'),
+  rust: () => import('@shikijs/langs/rust'),
+  go: () => import('@shikijs/langs/go'),
+  java: () => import('@shikijs/langs/java'),
+  kotlin: () => import('@shikijs/langs/kotlin'),
+  c: () => import('@shikijs/langs/c'),
+  cpp: () => import('@shikijs/langs/cpp'),
+  csharp: () => import('@shikijs/langs/csharp'),
+  ruby: () => import('@shikijs/langs/ruby'),
+  php: () => import('@shikijs/langs/php'),
+  swift: () => import('@shikijs/langs/swift'),
+  html: () => import('@shikijs/langs/html'),
+  css: () => import('@shikijs/langs/css'),
+  scss: () => import('@shikijs/langs/scss'),
+  sql: () => import('@shikijs/langs/sql'),
+  yaml: () => import('@shikijs/langs/yaml'),
+  toml: () => import('@shikijs/langs/toml'),
+  markdown: () => import('@shikijs/langs/markdown'),
+  diff: () => import('@shikijs/langs/diff'),
+  dockerfile: () => import('@shikijs/langs/dockerfile'),
+  xml: () => import('@shikijs/langs/xml'),
+  lua: () => import('@shikijs/langs/lua'),
+  ini: () => import('@shikijs/langs/ini'),
+  make: () => import('@shikijs/langs/make'),
+};
+
+const ALIASES: Record<string, string> = {
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  zsh: 'shellscript',
+  shell: 'shellscript',
+  console: 'shellscript',
+  ps1: 'powershell',
+  py: 'python',
+  rs: 'rust',
+  golang: 'go',
+  kt: 'kotlin',
+  'c++': 'cpp',
+  cs: 'csharp',
+  rb: 'ruby',
+  yml: 'yaml',
+  md: 'markdown',
+  patch: 'diff',
+  docker: 'dockerfile',
+  makefile: 'make',
+  svg: 'xml',
+  json5: 'jsonc',
+};
+
+/** Canonical grammar id for a fence's info string, or undefined when we have no grammar for it. */
+export function resolveLang(info: string): string | undefined {
+  const name = info.trim().toLowerCase();
+  const id = ALIASES[name] ?? name;
+  return id in LANGS ? id : undefined;
+}
+
+/** Label shown on a code block: the fence's own word, or "text". */
+export function langLabel(info: string): string {
+  return info.trim() === '' ? 'text' : info.trim();
+}
+
+export const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
+
+let highlighter: Promise<HighlighterCore> | undefined;
+const loading = new Map<string, Promise<void>>();
+
+function getHighlighter(): Promise<HighlighterCore> {
+  highlighter ??= (async () => {
+    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }] = await Promise.all([
+      import('shiki/core'),
+      import('shiki/engine/javascript'),
+    ]);
+    return createHighlighterCore({
+      themes: [import('@shikijs/themes/github-light'), import('@shikijs/themes/github-dark')],
+      langs: [],
+      engine: createJavaScriptRegexEngine(),
+    });
+  })();
+  return highlighter;
+}
+
+function ensureLang(h: HighlighterCore, id: string): Promise<void> {
+  let p = loading.get(id);
+  if (!p) {
+    p = LANGS[id]!().then((m) => h.loadLanguage(m.default));
+    loading.set(id, p);
+  }
+  return p;
+}
+
+/** Highlighted lines of `code`, or undefined when the language is unknown (the block stays plain). */
+export async function highlight(code: string, lang: string): Promise<ThemedToken[][] | undefined> {
+  const id = resolveLang(lang);
+  if (!id) return undefined;
+  const h = await getHighlighter();
+  await ensureLang(h, id);
+  return h.codeToTokens(code, { lang: id, themes: THEMES }).tokens;
+}
