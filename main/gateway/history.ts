@@ -2,6 +2,22 @@
 import type { HistoryEntry } from '../../preload/contract.js';
 import type { Message } from '../engine/messages.js';
 import { createThinkTagFilter } from '../engine/stream/think-tags.js';
+import { classifyError } from '../engine/classify.js';
+
+const PROVIDER_NAME: Record<string, string> = { anthropic: 'Anthropic', 'openai-chat': 'OpenAI', 'openai-responses': 'OpenAI' };
+
+/**
+ * A failed call's stored error in the same one line the run showed live (the transcript keeps the provider's raw
+ * text, e.g. "401 invalid x-api-key"), so the chat reads the same after a reload.
+ */
+export function storedErrorLine(api: string, stopReason: string, raw: string | undefined): string | undefined {
+  if (!raw || stopReason !== 'error') return raw;
+  const name = PROVIDER_NAME[api];
+  if (name && raw.startsWith(name)) return raw; // already a described line
+  const c = classifyError(raw, Date.now(), name);
+  // the SDK error's text carries the body's type, e.g. "(authentication_error)", which the live line leaves out
+  return c.reason === 'unknown' ? raw : c.message.replace(/ \([a-z_]+_error\)$/, '');
+}
 
 function splitTags(text: string): { text: string; thinking: string } {
   const filter = createThinkTagFilter();
@@ -31,7 +47,7 @@ export function toHistory(messages: readonly Message[]): HistoryEntry[] {
       thinking: thinking + split.thinking,
       toolCalls,
       stopReason: m.stopReason,
-      ...(m.errorMessage ? { errorMessage: m.errorMessage } : {}),
+      ...(m.errorMessage ? { errorMessage: storedErrorLine(m.api, m.stopReason, m.errorMessage) } : {}),
       timestamp: m.timestamp,
     };
   });

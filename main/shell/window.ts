@@ -18,9 +18,10 @@ export function hardenSession(ses: Session = session.defaultSession): void {
   ses.setDevicePermissionHandler(() => false);
 }
 
-function openExternalIfHttps(url: string): void {
+function openExternalIfWeb(url: string): void {
   try {
-    if (new URL(url).protocol === 'https:') void shell.openExternal(url);
+    const { protocol } = new URL(url);
+    if (protocol === 'https:' || protocol === 'http:') void shell.openExternal(url); // the chat's links (http(s) only)
   } catch {
     // not a URL: ignore
   }
@@ -51,12 +52,12 @@ export function createMainWindow(): BrowserWindow {
   const contents = win.webContents;
   contents.on('will-navigate', (event, url) => {
     event.preventDefault();
-    openExternalIfHttps(url);
+    openExternalIfWeb(url);
   });
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
-    openExternalIfHttps(url);
+    openExternalIfWeb(url);
     return { action: 'deny' };
   });
   win.once('ready-to-show', () => win.show());

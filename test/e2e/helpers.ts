@@ -74,9 +74,56 @@ export async function chatWithDemo(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Send' }).click();
   const reply = page.getByTestId('assistant-message').last();
   await reply.getByTestId('tool-call').filter({ hasText: 'list' }).first().waitFor();
-  await reply.getByTestId('thinking').waitFor();
+  await reply.getByTestId('thinking').first().waitFor();
   await page.locator('[data-testid="assistant-message"][data-status="done"]').filter({ hasText: '[Demo model]' }).waitFor();
   const badge = await reply.getByTestId('demo-badge').textContent();
   if (badge !== 'Demo model') throw new Error(`demo badge reads ${JSON.stringify(badge)}`);
   return reply;
+}
+
+/** A running `node out/main/web.js` (real gateway) and the URL it printed. */
+export interface WebServer {
+  url: string;
+  port: number;
+  token: string;
+  child: import('node:child_process').ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts out/main/web.js on `port` (0 = any) with `env`; AGENTDESK_WEB_TOKEN in `env` fixes the token, so a restart
+ * keeps the page's link valid.
+ */
+export async function startWebServer(home: string, workspace: string, env: NodeJS.ProcessEnv, port = 0): Promise<WebServer> {
+  const { spawn } = await import('node:child_process');
+  const { createInterface } = await import('node:readline');
+  const child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--home', home, '--workspace', workspace, '--port', String(port)], {
+    cwd: workspace,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const line = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`web.js printed no URL in 20 s; stderr: ${stderr}`)), 20_000);
+    child.once('exit', (code) => reject(new Error(`web.js exited with ${code}; stderr: ${stderr}`)));
+    createInterface({ input: child.stdout! }).once('line', (l) => {
+      clearTimeout(timer);
+      resolve(l);
+    });
+  });
+  const m = /^AgentDesk web UI: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]{64}))$/.exec(line);
+  if (!m) throw new Error(`unexpected first line: ${line}`);
+  return {
+    url: m[1]!,
+    port: Number(m[2]),
+    token: m[3]!,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }

@@ -121,7 +121,10 @@ describe('web UI over the loopback WebSocket (real gateway, demo model)', () => 
   it('a page opened with a bad token gets no data; its policy blocks inline scripts', async () => {
     const { page } = await newPage();
     await page.goto(url.replace(token, 'f'.repeat(64)));
-    await page.getByRole('status', { name: 'Connection: Disconnected' }).waitFor();
+    // the server is up but refuses this token: the page says the link is stale and where the new one is
+    await page.getByRole('status', { name: 'Connection: Link expired' }).waitFor();
+    expect(await page.getByTestId('offline').textContent()).toContain('new access token');
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
     expect(await page.locator('select[aria-label="Model"] option').count()).toBe(0);
     expect(await page.getByTestId('assistant-message').count()).toBe(0);
     const inlineRan = await page.evaluate(() => {

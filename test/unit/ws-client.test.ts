@@ -123,6 +123,28 @@ describe('renderer WebSocket client', () => {
     gateway.release?.();
   });
 
+  it('a refused upgrade while the server answers HTTP means a stale token: status "unauthorized", no more retries', async () => {
+    let probes = 0;
+    const c = (client = createWsTransport(`ws://127.0.0.1:${port}/ws?token=${'d'.repeat(64)}`, {
+      minBackoffMs: 10,
+      serverReachable: async () => (++probes, true),
+    }));
+    await waitForStatus(c, 'unauthorized');
+    await new Promise((r) => setTimeout(r, 60));
+    expect(probes).toBe(1);
+  });
+
+  it('a server that is down is retried, not taken for a stale token', async () => {
+    let probes = 0;
+    const c = (client = createWsTransport(`ws://127.0.0.1:${port}/ws?token=${'d'.repeat(64)}`, {
+      minBackoffMs: 5,
+      serverReachable: async () => (++probes, false),
+    }));
+    await waitForStatus(c, 'closed');
+    await waitForStatus(c, 'connecting');
+    expect(probes).toBeGreaterThanOrEqual(1);
+  });
+
   it.each([
     ['http://127.0.0.1:5000/?token=abc', 'ws://127.0.0.1:5000/ws?token=abc'],
     ['https://localhost/?x=1&token=a%2Bb', 'wss://localhost/ws?token=a%2Bb'],

@@ -74,7 +74,7 @@ function RunFooter({ turn }: { turn: AssistantTurn }) {
           {cost !== undefined && ` · ${formatCost(cost)}`}
         </span>
       )}
-      {text !== '' && <CopyButton text={text} label="Copy message" />}
+      {text !== '' && <CopyButton text={text} label="Copy reply" />}
     </footer>
   );
 }

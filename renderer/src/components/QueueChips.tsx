@@ -6,7 +6,7 @@ export function QueueChips() {
   const queued = queuedRuns(turns);
   if (queued.length === 0) return null;
   return (
-    <ul className="queue-chips" aria-label="Queued messages">
+    <ul className="queue-chips" aria-label="Waiting to run">
       {queued.map(({ turn, user }) => (
         <li key={turn.id} className="chip" data-testid="queue-chip">
           <span className="chip-mode">{turn.queue?.mode ?? 'followup'}</span>
@@ -18,7 +18,7 @@ export function QueueChips() {
               Steer
             </button>
           )}
-          <button type="button" className="btn btn-small btn-quiet" aria-label="Remove queued message" onClick={() => void removeQueued(turn.runId!)}>
+          <button type="button" className="btn btn-small btn-quiet" aria-label="Remove from queue" onClick={() => void removeQueued(turn.runId!)}>
             ×
           </button>
         </li>

@@ -101,6 +101,7 @@ function getHighlighter(): Promise<HighlighterCore> {
       engine: createJavaScriptRegexEngine(),
     });
   })();
+  highlighter.catch(() => (highlighter = undefined)); // e.g. the chunk could not load while offline: try again later
   return highlighter;
 }
 
@@ -108,6 +109,7 @@ function ensureLang(h: HighlighterCore, id: string): Promise<void> {
   let p = loading.get(id);
   if (!p) {
     p = LANGS[id]!().then((m) => h.loadLanguage(m.default));
+    p.catch(() => loading.delete(id));
     loading.set(id, p);
   }
   return p;

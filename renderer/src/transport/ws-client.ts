@@ -92,6 +92,7 @@ export function createWsTransport(url: string, opts: WsTransportClientOptions = 
       for (const frame of outbox.splice(0)) ws.send(frame);
     };
     ws.onmessage = (e) => onFrame(e.data);
+    ws.onerror = () => undefined; // a close event always follows; it decides what to do
     ws.onclose = () => {
       socket = undefined;
       for (const [id, waiter] of pending) {
