@@ -52,27 +52,23 @@ interface Sample {
 }
 
 async function sample(page: Page, seconds: number, during?: () => Promise<void>): Promise<Sample> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __b: { frames: number[]; tasks: number[]; on: boolean } };
-    w.__b = { frames: [], tasks: [], on: true };
+  // a string, not a function: tsx would wrap named functions in a helper the page does not have
+  await page.evaluate(`(() => {
+    const b = (window.__b = { frames: [], tasks: [], on: true });
     new PerformanceObserver((list) => {
-      if (w.__b.on) for (const e of list.getEntries()) w.__b.tasks.push(e.duration);
+      if (b.on) for (const e of list.getEntries()) b.tasks.push(e.duration);
     }).observe({ type: 'longtask' });
-    const tick = (t: number): void => {
-      if (!w.__b.on) return;
-      w.__b.frames.push(t);
+    const tick = (t) => {
+      if (!b.on) return;
+      b.frames.push(t);
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
-  });
+  })()`);
   const end = Date.now() + seconds * 1000;
   if (during) while (Date.now() < end) await during();
   else await new Promise((r) => setTimeout(r, seconds * 1000));
-  const { frames, tasks } = await page.evaluate(() => {
-    const w = window as unknown as { __b: { frames: number[]; tasks: number[]; on: boolean } };
-    w.__b.on = false;
-    return w.__b;
-  });
+  const { frames, tasks } = (await page.evaluate('(() => { window.__b.on = false; return window.__b; })()')) as { frames: number[]; tasks: number[] };
   const span = (frames[frames.length - 1]! - frames[0]!) / 1000;
   const perSecond: number[] = [];
   for (let s = frames[0]!; s + 1000 <= frames[frames.length - 1]!; s += 1000) perSecond.push(frames.filter((t) => t >= s && t < s + 1000).length);
