@@ -1,7 +1,8 @@
 /**
  * `api: "openai-responses"` end to end through the built CLI (`agentdesk agent --json`), the real openai SDK and
  * the fake server's `/v1/responses`: a tool call round-trips (reasoning carried into the next request and the
- * next CLI turn), and each injected fault ends exactly as it does for the Anthropic and OpenAI Chat APIs.
+ * next CLI turn), and each injected fault ends exactly as it does for the Anthropic and OpenAI Chat APIs (same
+ * status, exit code, retries, attempts and tool outcomes; the outer loop recovers the transient ones).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -112,14 +113,23 @@ interface FaultCase {
   turns: FakeTurn[];
   /** What the person sees: the one-line error (status error) or the reply (status ok). */
   expectLine: RegExp;
+  /** The outer loop retried after a failure of this class (its `retry` event), then the next attempt succeeded. */
+  retried?: string;
   idleSeconds?: number;
 }
 
+// The fault hits the first request only; the default turn answers any retry.
 const FAULTS: FaultCase[] = [
-  { name: '429 rate limit', turns: [{ fault: { kind: 'rate_limit', retryAfterSeconds: 1 } }], expectLine: /rate limit/i },
-  { name: 'context overflow 400', turns: [{ fault: { kind: 'context_overflow' } }], expectLine: /too long for the model's context window/i },
-  { name: 'drop mid-stream', turns: [{ text: 'A partial reply that is cut off.', chunkSize: 4, fault: { kind: 'drop', afterEvents: 7 } }], expectLine: /connection|terminated/i },
-  { name: 'stall mid-stream', turns: [{ text: 'A reply that stalls.', chunkSize: 4, fault: { kind: 'stall', afterEvents: 7 } }], expectLine: /No data from the provider/, idleSeconds: 2 },
+  { name: '429 rate limit', turns: [{ fault: { kind: 'rate_limit', retryAfterSeconds: 1 } }], expectLine: /^Default answer\.$/, retried: 'rate_limit' },
+  { name: 'context overflow 400', turns: [{ fault: { kind: 'context_overflow' } }], expectLine: /too long for the model's context window|^Default answer\.$/i },
+  { name: 'drop mid-stream', turns: [{ text: 'A partial reply that is cut off.', chunkSize: 4, fault: { kind: 'drop', afterEvents: 7 } }], expectLine: /^Default answer\.$/, retried: 'timeout' },
+  {
+    name: 'stall mid-stream',
+    turns: [{ text: 'A reply that stalls.', chunkSize: 4, fault: { kind: 'stall', afterEvents: 7 } }],
+    expectLine: /^Default answer\.$/,
+    retried: 'timeout',
+    idleSeconds: 2,
+  },
   {
     name: 'invalid tool JSON',
     turns: [{ toolCalls: [{ name: 'read', arguments: '{"path": "notes.txt", oops}' }] }, { text: 'Recovered after the bad call.' }],
@@ -148,7 +158,9 @@ describe.each(FAULTS)('fault "$name" ends the same way for all three APIs', (c) 
       expect(line.split('\n').length, api).toBe(1);
       expect(line, api).not.toContain(KEYS.FAKE_OAI_KEY);
       const toolEnds = events.filter((e) => e.stream === 'tool' && e.data.phase === 'end').map((e) => e.data.isError);
-      outcomes.push({ status: result.status, exitCode: r.exitCode, toolEnds, lifecycle: events.at(-1)?.data.phase });
+      const retries = events.filter((e) => e.stream === 'retry').map((e) => e.data.reason);
+      if (c.retried) expect(retries, api).toEqual([c.retried]);
+      outcomes.push({ status: result.status, exitCode: r.exitCode, toolEnds, retries, attempts: result.meta.attempts, lifecycle: events.at(-1)?.data.phase });
     }
     expect(outcomes[1]).toEqual(outcomes[0]);
     expect(outcomes[2]).toEqual(outcomes[0]);
