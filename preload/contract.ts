@@ -22,6 +22,8 @@ export interface AgentParams {
   thinking?: ThinkingLevel;
   timeoutSeconds?: number;
   idempotencyKey?: string;
+  /** E3: what happens when the session is busy (default: config agent.queueMode). */
+  queueMode?: QueueMode;
 }
 
 export interface AgentAccepted {
@@ -114,6 +116,44 @@ export interface ProfileStatus {
   lastUsedAt?: number;
 }
 
+/** E3/E4: a run accepted but not started yet (queue.list). */
+export interface QueueEntryDto {
+  runId: string;
+  sessionKey: string;
+  mode: QueueMode;
+  lane: 'global' | 'subagent';
+  /** Where it waits: its session's lane (behind the busy run) or a bounded lane. */
+  stage: 'session' | 'global' | 'subagent';
+  position: number;
+  enqueuedAt: number;
+  /** The first 200 characters of its message (collect: the merged text so far). */
+  preview: string;
+  /** collect: how many messages it holds. */
+  merged?: number;
+}
+
+/** E3 steer request: where the message went. */
+export type SteerResultDto =
+  | { status: 'steered'; runId: string; intoRunId: string }
+  | { status: 'queued'; runId: string }
+  /** A subagent was steered: its run was stopped and `runId` now carries the new message. */
+  | { status: 'restarted'; runId: string; replacedRunId: string }
+  | { status: 'rate_limited'; retryAfterMs: number };
+
+/** E20: one subagent (a child run in the subagent lane, its own session linked to the parent's). */
+export interface SubagentDto {
+  id: string;
+  parentSessionKey: string;
+  parentRunId: string;
+  sessionKey: string;
+  runId: string;
+  task: string;
+  status: 'running' | 'queued' | 'ok' | 'error' | 'timeout';
+  startedAt: number;
+  endedAt?: number;
+  steers: number;
+}
+
 /** Request name → [params, result]. */
 export interface Methods {
   agent: [AgentParams, AgentAccepted];
@@ -126,6 +166,15 @@ export interface Methods {
   'app.info': [Record<string, never>, AppInfo];
   /** E6: every auth profile with its state (ok / cooling until / disabled / missing); never a key. */
   'auth.status': [Record<string, never>, ProfileStatus[]];
+  'queue.list': [{ sessionKey?: string }, QueueEntryDto[]];
+  'queue.remove': [{ runId: string }, { removed: boolean }];
+  /** Abort one run, every run of a session, every compacting run, or all runs. */
+  'runs.abort': [{ runId?: string; sessionKey?: string; scope?: 'compacting' | 'all' }, { aborted: number }];
+  /** Steer a message into the session's running tool loop (else it runs as a followup). */
+  'agent.steer': [{ sessionKey: string; message: string }, SteerResultDto];
+  'subagents.list': [{ parentSessionKey?: string }, SubagentDto[]];
+  'subagents.abort': [{ id: string }, { aborted: boolean }];
+  'subagents.steer': [{ id: string; message: string }, SteerResultDto];
 }
 export type MethodName = keyof Methods;
 

@@ -53,6 +53,8 @@ export interface UserMessage {
   role: 'user';
   content: string;
   timestamp: number;
+  /** Injected into a running tool loop by steering (E3 `steer`): it follows tool results by design. */
+  steered?: boolean;
 }
 
 export interface AssistantMessage {

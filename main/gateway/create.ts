@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { AgentAccepted, AgentEvent, MethodName, Methods, RunResult } from '../../preload/contract.js';
+import type { AgentAccepted, AgentEvent, MethodName, Methods, QueueMode } from '../../preload/contract.js';
 import { GatewayError, type GatewayApi } from './types.js';
 import { parseParams } from './params.js';
 import { toHistory } from './history.js';
@@ -19,7 +19,17 @@ import { createWorkspaceTools } from '../tools/index.js';
 import { realWorkspace } from '../tools/paths.js';
 import { Lanes } from '../engine/run/lanes.js';
 import { RunRegistry, type RunRecord } from '../engine/run/runs.js';
-import { EventHub, createRunEmitter } from '../engine/stream/run-emitter.js';
+import { EventHub } from '../engine/stream/run-emitter.js';
+import { Dispatcher } from '../engine/run/dispatcher.js';
+import type { BoundedLane } from '../engine/run/lanes.js';
+import { sessionRunLock } from '../sessions/session-lock.js';
+import { IdempotencyCache } from './idempotency.js';
+import { queueMethods, stopError } from './methods/queue.js';
+import { subagentMethods } from './methods/subagents.js';
+import { Subagents } from '../engine/run/subagents.js';
+import { createSpawnSubagentTool } from '../tools/subagent.js';
+import type { Tool } from '../tools/types.js';
+import type { ThinkingLevel } from '../providers/types.js';
 import { executeRun, nodeTimers, type Timers } from '../engine/run/agent-run.js';
 import type { EngineHooks } from '../engine/attempt/hooks.js';
 import { openKeychain, type SecretStore } from '../auth/secrets.js';
@@ -69,10 +79,10 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const workspace = await realWorkspace(opts.workspace);
   const store = new SessionStore(join(opts.home, 'sessions'));
   const tools = createWorkspaceTools();
-  const lanes = new Lanes(config.agent.maxConcurrent);
+  const lanes = new Lanes({ maxConcurrent: config.agent.maxConcurrent, timers, now, sessionLock: sessionRunLock(store.dir) });
   const runs = new RunRegistry(timers);
   const hub = new EventHub();
-  const idempotency = new Map<string, AgentAccepted>();
+  const idempotency = new IdempotencyCache<AgentAccepted>(now);
   const demoStream = createDemoStream(opts.demoChunkDelayMs === undefined ? undefined : { chunkDelayMs: opts.demoChunkDelayMs });
   let secrets: Promise<SecretStore> | undefined;
   const openSecrets = () => (secrets ??= (opts.openSecrets ?? openKeychain)().catch((err) => {
@@ -91,33 +101,39 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
 
   const streamFor = (model: ModelDef): StreamFn => (model.api === 'demo' ? demoStream : streamFnFor(model.api));
 
-  function startRun(p: ReturnType<typeof parseParams<'agent'>>, model: ModelDef, accepted: AgentAccepted): RunRecord {
-    const controller = new AbortController();
-    const record: RunRecord = {
-      runId: accepted.runId,
-      sessionKey: accepted.sessionKey,
-      sessionId: accepted.sessionId,
-      acceptedAt: accepted.acceptedAt,
-      controller,
-      done: Promise.resolve(undefined as unknown as RunResult),
-    };
-    record.done = lanes.run(accepted.sessionKey, async () => {
-      record.startedAt = now();
-      const emitter = createRunEmitter(accepted.runId, accepted.sessionKey, hub.emit, now);
-      const result = await executeRun(
+  interface RunOptions {
+    model: ModelDef;
+    thinking: ThinkingLevel;
+    timeoutMs: number;
+    tools: readonly Tool[];
+  }
+  /** What each accepted run executes with, by runId (until it ends). */
+  const runOptions = new Map<string, RunOptions>();
+
+  const dispatcher = new Dispatcher({
+    lanes,
+    runs,
+    store,
+    emit: hub.emit,
+    now,
+    timers,
+    execute: (record, message, inbox, emitter) => {
+      const o = runOptions.get(record.runId)!;
+      return executeRun(
         {
-          runId: accepted.runId,
-          sessionKey: accepted.sessionKey,
-          sessionId: accepted.sessionId,
-          message: p.message,
-          model,
-          fallbacks: fallbacks.filter((f) => f.provider !== model.provider || f.id !== model.id),
-          thinking: p.thinking ?? config.agent.thinking,
-          timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
+          runId: record.runId,
+          sessionKey: record.sessionKey,
+          sessionId: record.sessionId,
+          message,
+          model: o.model,
+          fallbacks: fallbacks.filter((f) => f.provider !== o.model.provider || f.id !== o.model.id),
+          thinking: o.thinking,
+          timeoutMs: o.timeoutMs,
+          steer: inbox,
         },
         {
           store,
-          tools,
+          tools: o.tools,
           workspace,
           hooks: opts.hooks ?? {},
           now,
@@ -130,37 +146,75 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
           ...(opts.recoverOverflow ? { recoverOverflow: opts.recoverOverflow } : {}),
         },
         emitter,
-        controller.signal,
+        record.controller.signal,
       );
-      record.endedAt = now();
-      record.result = result;
-      return result;
+    },
+  });
+
+  interface AcceptRequest {
+    message: string;
+    sessionKey: string;
+    model?: string;
+    thinking?: ThinkingLevel;
+    timeoutSeconds?: number;
+    queueMode?: QueueMode;
+    lane?: BoundedLane;
+    parent?: { runId: string; sessionKey: string };
+  }
+
+  /** Resolves the model and session, then hands the message to the dispatcher (queue modes, lanes). */
+  async function accept(p: AcceptRequest): Promise<RunRecord> {
+    if (closed) throw new GatewayError('internal', 'The gateway is shutting down.');
+    const ref = p.model ?? defaultModelRef(config, env);
+    let model: ModelDef;
+    try {
+      model = resolveModel(config, ref);
+    } catch (err) {
+      throw new GatewayError('bad_request', (err as Error).message);
+    }
+    const session = await store.resolve(p.sessionKey, { model: ref, ...(p.parent ? { parentSessionKey: p.parent.sessionKey } : {}) });
+    const runId = randomUUID();
+    runOptions.set(runId, {
+      model,
+      thinking: p.thinking ?? config.agent.thinking,
+      timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
+      tools: p.lane === 'subagent' ? tools : parentTools,
     });
-    runs.add(record);
+    const record = dispatcher.submit({
+      runId,
+      sessionKey: p.sessionKey,
+      sessionId: session.sessionId,
+      acceptedAt: now(),
+      message: p.message,
+      mode: p.queueMode ?? config.agent.queueMode,
+      model: { provider: model.provider, id: model.id },
+      ...(p.lane ? { lane: p.lane } : {}),
+      ...(p.parent ? { parent: p.parent } : {}),
+    });
+    void record.done.finally(() => runOptions.delete(runId));
     return record;
   }
+
+  const subagents = new Subagents({
+    runs,
+    now,
+    start: (req) => accept({ sessionKey: req.sessionKey, message: req.message, parent: req.parent, lane: 'subagent', queueMode: 'followup' }),
+    clearQueue: (sessionKey) => lanes.list(sessionKey).filter((e) => dispatcher.remove(e.id)).length,
+  });
+  /** Top-level runs may spawn subagents; subagent runs get the workspace tools only (no grandchildren). */
+  const parentTools: readonly Tool[] = [
+    ...tools,
+    createSpawnSubagentTool((parent, task, signal) => subagents.spawn(parent, task, signal)),
+  ];
+
+  const toAccepted = (r: RunRecord): AgentAccepted => ({ runId: r.runId, sessionKey: r.sessionKey, sessionId: r.sessionId, acceptedAt: r.acceptedAt });
 
   const handlers: { [M in MethodName]: (params: unknown) => Promise<Methods[M][1]> } = {
     async agent(raw) {
       const p = parseParams('agent', raw);
-      if (closed) throw new GatewayError('internal', 'The gateway is shutting down.');
-      if (p.idempotencyKey) {
-        const seen = idempotency.get(p.idempotencyKey);
-        if (seen) return seen;
-      }
-      const ref = p.model ?? defaultModelRef(config, env);
-      let model: ModelDef;
-      try {
-        model = resolveModel(config, ref);
-      } catch (err) {
-        throw new GatewayError('bad_request', (err as Error).message);
-      }
-      const sessionKey = p.sessionKey ?? 'main';
-      const session = await store.resolve(sessionKey, { model: ref });
-      const accepted: AgentAccepted = { runId: randomUUID(), sessionKey, sessionId: session.sessionId, acceptedAt: now() };
-      if (p.idempotencyKey) idempotency.set(p.idempotencyKey, accepted);
-      startRun(p, model, accepted);
-      return accepted;
+      const { idempotencyKey, sessionKey, ...rest } = p;
+      const start = () => accept({ ...rest, sessionKey: sessionKey ?? 'main' }).then(toAccepted);
+      return idempotencyKey ? idempotency.run(idempotencyKey, start) : start();
     },
     async 'agent.wait'(raw) {
       const p = parseParams('agent.wait', raw);
@@ -176,9 +230,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     },
     async 'agent.abort'(raw) {
       const p = parseParams('agent.abort', raw);
-      const stop = new Error('The run was stopped.');
-      stop.name = 'AbortError';
-      return { aborted: runs.abort(p.runId, stop) };
+      return { aborted: runs.abort(p.runId, stopError('The run was stopped.')) };
     },
     async 'sessions.list'(raw) {
       parseParams('sessions.list', raw);
@@ -214,6 +266,14 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
         }),
       );
     },
+    ...queueMethods({
+      lanes,
+      runs,
+      dispatcher,
+      store,
+      submit: (sessionKey, message, queueMode) => accept({ sessionKey, message, queueMode }),
+    }),
+    ...subagentMethods(subagents),
     async 'app.info'(raw) {
       parseParams('app.info', raw);
       return { workspace, home: opts.home, defaultModel: defaultModelRef(config, env), version: opts.version ?? '0.1.0' };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GatewayError } from './types.js';
 
 const thinking = z.enum(['off', 'minimal', 'low', 'medium', 'high']);
-const sessionKey = z
+export const sessionKey = z
   .string()
   .trim()
   .min(1, 'sessionKey must not be empty')
@@ -18,6 +18,7 @@ export const paramSchemas = {
       thinking: thinking.optional(),
       timeoutSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
       idempotencyKey: z.string().min(1).max(200).optional(),
+      queueMode: z.enum(['followup', 'collect', 'steer', 'interrupt']).optional(),
     })
     .strict(),
   'agent.wait': z.object({ runId: z.string().min(1), timeoutMs: z.number().int().min(0).max(24 * 3600 * 1000).optional() }).strict(),
@@ -33,11 +34,16 @@ export const paramSchemas = {
 export type ParamMethod = keyof typeof paramSchemas;
 
 export function parseParams<M extends ParamMethod>(method: M, params: unknown): z.infer<(typeof paramSchemas)[M]> {
-  const result = paramSchemas[method].safeParse(params ?? {});
+  return parseWith(paramSchemas[method], method, params) as z.infer<(typeof paramSchemas)[M]>;
+}
+
+/** Validates `params` against `schema`; a failure is a bad_request naming the method and the field. */
+export function parseWith<S extends z.ZodType>(schema: S, method: string, params: unknown): z.infer<S> {
+  const result = schema.safeParse(params ?? {});
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
     throw new GatewayError('bad_request', `${method}: ${where}${issue?.message ?? 'invalid parameters'}`);
   }
-  return result.data as z.infer<(typeof paramSchemas)[M]>;
+  return result.data as z.infer<S>;
 }

@@ -6,7 +6,10 @@
  * - A corrupt index (bad JSON or bad shape) is moved aside to `sessions.json.corrupt-<ts>` and rebuilt from the
  *   transcripts present; a missing index with transcripts present is rebuilt too.
  * - An index written by a newer version is never overwritten (IndexVersionError).
- * Single-process: two app instances writing one folder are not coordinated.
+ * - Several processes may share one folder (the app and CLI runs): every mutation holds the cross-process lock
+ *   `sessions.json.lock` (file-lock.ts, stale-owner recovery), re-reads the file, applies its change to what is on
+ *   disk now (so another process's entries are merged, never overwritten by a stale copy) and renames atomically.
+ *   Reads take no lock: a rename is atomic, so a reader sees the old or the new index, never a mix.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
@@ -15,6 +18,7 @@ import { z } from 'zod';
 import type { Usage } from '../engine/messages.js';
 import { rebuildEntries } from './rebuild.js';
 import { KeyedMutex } from './write-lock.js';
+import { withFileLock } from './file-lock.js';
 
 export interface SessionEntry {
   sessionKey: string;
@@ -22,6 +26,8 @@ export interface SessionEntry {
   title: string;
   /** "provider/model" chosen for this session; unset = the configured default. */
   model?: string;
+  /** A subagent's session: the session key of the run that spawned it (E20). */
+  parentSessionKey?: string;
   createdAt: number;
   updatedAt: number;
   usage: Usage;
@@ -36,6 +42,7 @@ const entrySchema = z.object({
   sessionId: z.string().min(1),
   title: z.string(),
   model: z.string().optional(),
+  parentSessionKey: z.string().optional(),
   createdAt: finite,
   updatedAt: finite,
   usage: z.object({ input: finite, output: finite, cacheRead: finite, cacheWrite: finite, total: finite }),
@@ -69,6 +76,8 @@ export class IndexStore {
   recovery: IndexRecovery | undefined;
   private entries: Entries | undefined;
   private readonly mutex = new KeyedMutex();
+  /** Stale temp files were swept (under the lock: another process's temp is only ever in flight under it). */
+  private swept = false;
 
   constructor(
     readonly dir: string,
@@ -79,12 +88,12 @@ export class IndexStore {
 
   /** A snapshot of all entries (copies). */
   all(): Promise<SessionEntry[]> {
-    return this.mutex.run('index', async () => [...(await this.load()).values()].map(copyEntry));
+    return this.mutex.run('index', async () => [...(await this.read()).values()].map(copyEntry));
   }
 
   get(sessionKey: string): Promise<SessionEntry | undefined> {
     return this.mutex.run('index', async () => {
-      const e = (await this.load()).get(sessionKey);
+      const e = (await this.read()).get(sessionKey);
       return e && copyEntry(e);
     });
   }
@@ -95,17 +104,43 @@ export class IndexStore {
    * `skipWrite()` to avoid a pointless write.
    */
   mutate<T>(fn: (entries: Entries, skipWrite: () => void) => T | Promise<T>): Promise<T> {
-    return this.mutex.run('index', async () => {
-      const current = await this.load();
-      const draft: Entries = new Map([...current].map(([k, e]) => [k, copyEntry(e)]));
-      let skip = false;
-      const result = await fn(draft, () => {
-        skip = true;
-      });
-      if (skip) return result;
-      await this.write(draft);
-      this.entries = draft;
-      return result;
+    return this.mutex.run('index', () =>
+      this.locked(async () => {
+        this.entries = undefined; // another process may have written since: start from what is on disk
+        const current = await this.load();
+        const draft: Entries = new Map([...current].map(([k, e]) => [k, copyEntry(e)]));
+        let skip = false;
+        const result = await fn(draft, () => {
+          skip = true;
+        });
+        if (skip) return result;
+        await this.write(draft);
+        this.entries = draft;
+        return result;
+      }),
+    );
+  }
+
+  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    await mkdir(this.dir, { recursive: true });
+    return withFileLock(`${this.file}.lock`, fn);
+  }
+
+  /** The index as on disk now; a missing or unreadable index is recovered under the lock. */
+  private async read(): Promise<Entries> {
+    let text: string | undefined;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (text !== undefined && this.swept) {
+      const parsed = this.parse(text);
+      if (parsed.ok) return (this.entries = parsed.entries);
+    }
+    return this.locked(async () => {
+      this.entries = undefined;
+      return this.load();
     });
   }
 
@@ -113,6 +148,7 @@ export class IndexStore {
     if (this.entries) return this.entries;
     await mkdir(this.dir, { recursive: true });
     await this.removeStaleTemps();
+    this.swept = true;
     let text: string | undefined;
     try {
       text = await readFile(this.file, 'utf8');
@@ -166,8 +202,8 @@ export class IndexStore {
     for (const [key, raw] of Object.entries(top.data.sessions)) {
       const e = entrySchema.safeParse(raw);
       if (!e.success || e.data.sessionKey !== key) return { ok: false, reason: `bad entry for session "${key}"` };
-      const { model, ...rest } = e.data;
-      entries.set(key, { ...rest, ...(model !== undefined ? { model } : {}) });
+      const { model, parentSessionKey, ...rest } = e.data;
+      entries.set(key, { ...rest, ...(model !== undefined ? { model } : {}), ...(parentSessionKey !== undefined ? { parentSessionKey } : {}) });
     }
     return { ok: true, entries };
   }

@@ -101,7 +101,7 @@ export class SessionStore {
   }
 
   /** The entry of `sessionKey`, created (with a new id and an empty transcript) if it does not exist. */
-  async resolve(sessionKey: string, init: { model?: string } = {}): Promise<SessionEntry> {
+  async resolve(sessionKey: string, init: { model?: string; parentSessionKey?: string } = {}): Promise<SessionEntry> {
     validateSessionKey(sessionKey);
     const entry = await this.index.mutate((entries, skipWrite) => {
       const existing = entries.get(sessionKey);
@@ -115,6 +115,7 @@ export class SessionStore {
         sessionId: this.newId(),
         title: '',
         ...(init.model !== undefined ? { model: init.model } : {}),
+        ...(init.parentSessionKey !== undefined ? { parentSessionKey: init.parentSessionKey } : {}),
         createdAt: t,
         updatedAt: t,
         usage: emptyUsage(),

@@ -7,6 +7,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Streams partial output (e.g. exec stdout) to the UI as `tool` update events. */
   onUpdate?: (partial: string) => void;
+  /** The run calling the tool (spawn_subagent links its child to it). */
+  run?: { runId: string; sessionKey: string };
 }
 
 export interface ToolOutput {

@@ -165,12 +165,14 @@ describe('runAttempt', () => {
 });
 
 describe('buildContext', () => {
-  it('leaves out failed assistant turns and repairs pairing', () => {
+  it('leaves out failed assistant turns and notes that the earlier message got no reply', () => {
     const messages: Message[] = [
       { role: 'user', content: 'a', timestamp: 1 },
       { role: 'assistant', content: [{ type: 'toolCall', id: 'x', name: 'list', arguments: {} }], provider: 'p', model: 'm', api: 'anthropic', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, stopReason: 'error', timestamp: 2 },
       { role: 'user', content: 'b', timestamp: 3 },
     ];
-    expect(buildContext(messages).map((m) => m.role)).toEqual(['user', 'user']);
+    const context = buildContext(messages);
+    expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(context[1]).toMatchObject({ stopReason: 'stop', content: [{ type: 'text', text: '(no reply: the run failed)' }] });
   });
 });

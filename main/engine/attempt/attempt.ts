@@ -13,6 +13,8 @@ import { CallSubscriber } from '../stream/call-subscriber.js';
 import { runToolCall } from './tool-lifecycle.js';
 import { missingResultTextFor, repairToolPairing, type RepairToolPairingOptions } from './pairing.js';
 import { UsageAccumulator } from './usage.js';
+import { annotateUnanswered } from './unanswered.js';
+import { drainSteer, skipForSteer, type SteerInbox } from './steer.js';
 
 /** A tool loop longer than this is a runaway model; the attempt stops with an error. */
 export const MAX_TOOL_ROUNDS = 50;
@@ -40,6 +42,8 @@ export interface AttemptParams {
   maxToolRounds?: number;
   /** Turn index of this attempt's first model call (the outer loop numbers turns across attempts). */
   turnOffset?: number;
+  /** E3 steer: messages injected at the next tool boundary (steer.ts). */
+  steer?: SteerInbox;
 }
 
 export interface AttemptResult {
@@ -56,11 +60,12 @@ export interface AttemptResult {
 }
 
 /**
- * What is sent to the provider: failed (error/aborted) assistant turns are left out entirely — their partial tool
- * calls would otherwise need results — and tool_use/tool_result pairing is repaired (E11).
+ * What is sent to the provider: an unanswered earlier turn gets a "(no reply: …)" note (unanswered.ts), failed
+ * (error/aborted) assistant turns are left out entirely — their partial tool calls would otherwise need results —
+ * and tool_use/tool_result pairing is repaired (E11).
  */
 export function buildContext(messages: readonly Message[], opts?: RepairToolPairingOptions): Message[] {
-  const kept = messages.filter(
+  const kept = annotateUnanswered(messages).filter(
     (m) => !(m.role === 'assistant' && (m.stopReason === 'error' || m.stopReason === 'aborted')),
   );
   return repairToolPairing(kept, opts);
@@ -128,7 +133,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     if (calls.length === 0) return result('ok', { lastMessage: message });
 
     for (const call of calls) {
-      const toolResult: ToolResultMessage = await runToolCall(call, {
+      const toolResult: ToolResultMessage = skipForSteer(p.steer, call, p.emitter, p.now) ?? await runToolCall(call, {
         runId: p.runId,
         sessionKey: p.sessionKey,
         tools: p.tools,
@@ -145,6 +150,11 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     }
     if (p.signal.aborted) {
       return result('error', { error: p.signal.reason ?? abortError(), lastMessage: message });
+    }
+    const steered = drainSteer(p.steer, p.now);
+    if (steered) {
+      await p.persist(steered);
+      messages.push(steered);
     }
   }
 }

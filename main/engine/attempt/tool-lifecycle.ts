@@ -66,6 +66,7 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
     }
     const output = await tool.execute(params, {
       workspace: ctx.workspace,
+      run: { runId: ctx.runId, sessionKey: ctx.sessionKey },
       signal: ctx.signal,
       onUpdate: (partial) =>
         ctx.emitter.emit('tool', { phase: 'update', toolCallId: call.id, name: toolName, partial }),

@@ -12,6 +12,7 @@ import type { RunEmitter } from '../stream/run-emitter.js';
 import { buildPayloads } from '../stream/payloads.js';
 import { classifyError } from '../classify.js';
 import { contextWarning, runOuterLoop, type LoopDeps, type LoopOutcome } from './outer-loop.js';
+import type { SteerInbox } from '../attempt/steer.js';
 
 export interface RunSpec {
   runId: string;
@@ -25,6 +26,8 @@ export interface RunSpec {
   timeoutMs: number;
   /** Extra HTTP headers for provider calls (tests pick fake-server scenarios with them). */
   headers?: Record<string, string>;
+  /** E3 steer: messages injected into the tool loop (the dispatcher fills it). */
+  steer?: SteerInbox;
 }
 
 export interface Timers {
@@ -95,6 +98,7 @@ export async function executeRun(
         headers: spec.headers,
         messages: [...history, userMessage],
         persist,
+        steer: spec.steer,
       },
       deps,
       emitter,

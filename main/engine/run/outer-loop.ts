@@ -18,6 +18,7 @@ import type { AuthPlan, AuthPool } from '../../auth/pool.js';
 import type { AuthProfile } from '../../auth/profiles.js';
 import { TRANSIENT_COOLDOWN } from '../../auth/cooldown.js';
 import { runAttempt } from '../attempt/attempt.js';
+import type { SteerInbox } from '../attempt/steer.js';
 import { UsageAccumulator } from '../attempt/usage.js';
 import { buildSystemPrompt } from '../attempt/system-prompt.js';
 import { classifyError, type ClassifiedError, type FailoverReason } from '../classify.js';
@@ -64,6 +65,8 @@ export interface LoopSpec {
   /** The context for the first attempt (history + this run's user message, already persisted). */
   messages: Message[];
   persist: (m: Message) => Promise<void>;
+  /** E3 steer: messages injected into the tool loop. */
+  steer?: SteerInbox;
 }
 
 export interface LoopOutcome {
@@ -220,6 +223,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             persist: spec.persist,
             headers: spec.headers,
             turnOffset: turns,
+            steer: spec.steer,
           })
         : undefined;
       if (result) {
