@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Lane, LaneEntryRemovedError, Lanes } from '../../main/engine/run/lanes.js';
-import type { Timers } from '../../main/engine/run/agent-run.js';
+import { fakeTimers } from '../support/fake-timers.js';
 
 const deferred = () => {
   let resolve!: () => void;
@@ -129,18 +129,7 @@ describe('Lanes', () => {
   });
 
   it('reports a wait over 2 s once, naming the lane it waits in (injected timers)', async () => {
-    const pending: { fn: () => void; ms: number }[] = [];
-    const timers: Timers = {
-      setTimeout: (fn, ms) => {
-        const h = { fn, ms };
-        pending.push(h);
-        return h;
-      },
-      clearTimeout: (h) => {
-        const i = pending.indexOf(h as (typeof pending)[number]);
-        if (i >= 0) pending.splice(i, 1);
-      },
-    };
+    const { timers, pending } = fakeTimers();
     let t = 0;
     const lanes = new Lanes({ maxConcurrent: 1, timers, now: () => t });
     const gate = deferred();

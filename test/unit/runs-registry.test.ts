@@ -1,27 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../preload/contract.js';
-import type { Timers } from '../../main/engine/run/agent-run.js';
+import { fakeTimers } from '../support/fake-timers.js';
 import { RunRegistry, type RunRecord } from '../../main/engine/run/runs.js';
 import { SteerInbox } from '../../main/engine/attempt/steer.js';
 import { Subagents } from '../../main/engine/run/subagents.js';
 import { IdempotencyCache } from '../../main/gateway/idempotency.js';
-
-/** Fake timers: records delays, fires on demand. */
-function fakeTimers() {
-  const pending: { fn: () => void; ms: number }[] = [];
-  const timers: Timers = {
-    setTimeout: (fn, ms) => {
-      const h = { fn, ms };
-      pending.push(h);
-      return h;
-    },
-    clearTimeout: (h) => {
-      const i = pending.indexOf(h as (typeof pending)[number]);
-      if (i >= 0) pending.splice(i, 1);
-    },
-  };
-  return { timers, pending, fireAll: () => pending.splice(0).forEach((p) => p.fn()) };
-}
 
 const okResult = (runId: string, text = 'done'): RunResult => ({
   runId,
