@@ -68,7 +68,8 @@ describe('queue modes', () => {
     const a = await gw.request('agent', { message: 'one' });
     const b = await gw.request('agent', { message: 'two', queueMode: 'followup' });
     expect((await wait(gw, b.runId)).status).toBe('ok');
-    expect(queueEvents(b.runId).map((d) => d.phase)).toEqual(['queued', 'started']);
+    // (a 'waiting' event may come in between on a loaded machine: the wait is reported after 2 s)
+    expect(queueEvents(b.runId).map((d) => d.phase).filter((p) => p !== 'waiting')).toEqual(['queued', 'started']);
     expect(queueEvents(b.runId)[0]).toEqual({ phase: 'queued', mode: 'followup', position: 1 });
     expect(queueEvents(a.runId)).toEqual([]);
     expect(conversation(anthropic.requests[1]!)).toEqual([
@@ -154,7 +155,7 @@ describe('queue modes', () => {
     await new Promise((r) => setTimeout(r, 150)); // streaming now
     const b = await gw.request('agent', { message: 'two' });
     expect((await wait(gw, b.runId)).status).toBe('ok');
-    expect(queueEvents(b.runId).map((d) => d.phase)).toEqual(['steered', 'queued', 'started']);
+    expect(queueEvents(b.runId).map((d) => d.phase).filter((p) => p !== 'waiting')).toEqual(['steered', 'queued', 'started']);
     expect(anthropic.requests).toHaveLength(2);
     expect(conversation(anthropic.requests[1]!).at(-1)).toEqual(['user', 'two']);
     expect(await gw.request('agent.result', { runId: b.runId })).toMatchObject({ payloads: [{ text: 'followup answer' }] });
@@ -193,7 +194,7 @@ describe('queue control', () => {
     const [bw, cw] = await Promise.all([wait(gw, b.runId), wait(gw, c.runId)]);
     expect(bw).toMatchObject({ status: 'error', error: expect.stringMatching(/stopped before it started/) });
     expect(cw).toMatchObject({ status: 'error', error: expect.stringMatching(/removed/) });
-    expect(queueEvents(b.runId).map((d) => d.phase)).toEqual(['queued', 'removed']);
+    expect(queueEvents(b.runId).map((d) => d.phase).filter((p) => p !== 'waiting')).toEqual(['queued', 'removed']);
     expect((await wait(gw, a.runId)).status).toBe('ok');
     await new Promise((r) => setTimeout(r, 50));
     expect(anthropic.requests).toHaveLength(1);
