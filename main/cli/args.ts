@@ -101,3 +101,32 @@ export function parseAuthArgs(args: string[]): AuthArgs {
   }
   throw new UsageError(action ? `unknown auth command "${action}" (use add, list or remove)` : 'auth needs a command: add, list or remove');
 }
+
+export interface SubagentsArgs {
+  action: 'list' | 'abort' | 'steer';
+  id?: string;
+  message?: string;
+  home?: string;
+  json: boolean;
+}
+
+/** `subagents list [--json]`, `subagents abort ID`, `subagents steer ID --message TEXT` (all take --home). */
+export function parseSubagentsArgs(args: string[]): SubagentsArgs {
+  const [action, ...rest] = args;
+  if (action === 'list') {
+    const { values } = parse(rest, { home: { type: 'string' }, json: { type: 'boolean' } });
+    const v = values as Record<string, string | boolean | undefined>;
+    return { action, home: v.home as string | undefined, json: v.json === true };
+  }
+  if (action === 'abort' || action === 'steer') {
+    const options: NonNullable<ParseArgsConfig['options']> = { home: { type: 'string' }, json: { type: 'boolean' } };
+    if (action === 'steer') options.message = { type: 'string', short: 'm' };
+    const { values, positionals } = parse(rest, options, true);
+    const v = values as Record<string, string | boolean | undefined>;
+    if (positionals.length !== 1) throw new UsageError(`subagents ${action} needs exactly one subagent ID (see \`agentdesk subagents list\`)`);
+    const message = v.message as string | undefined;
+    if (action === 'steer' && (message === undefined || !message.trim())) throw new UsageError('subagents steer needs --message TEXT');
+    return { action, id: positionals[0], home: v.home as string | undefined, json: v.json === true, ...(message !== undefined ? { message } : {}) };
+  }
+  throw new UsageError(action ? `unknown subagents command "${action}" (use list, abort or steer)` : 'subagents needs a command: list, abort or steer');
+}

@@ -13,5 +13,8 @@ export const HELP = `Usage:
   agentdesk auth add --provider NAME --label LABEL   (reads the key from stdin, stores it in the OS keychain)
   agentdesk auth list
   agentdesk auth remove ID
+  agentdesk subagents list [--json]                 (subagents of every process using this home folder)
+  agentdesk subagents abort ID
+  agentdesk subagents steer ID --message TEXT
 
 Try it without any key:  agentdesk agent --model demo/agent --message "What is in this folder?"`;

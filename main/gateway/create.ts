@@ -27,6 +27,7 @@ import { IdempotencyCache } from './idempotency.js';
 import { queueMethods, stopError } from './methods/queue.js';
 import { subagentMethods } from './methods/subagents.js';
 import { Subagents } from '../engine/run/subagents.js';
+import { SubagentControl } from './subagent-control.js';
 import { createSpawnSubagentTool } from '../tools/subagent.js';
 import type { Tool } from '../tools/types.js';
 import type { ThinkingLevel } from '../providers/types.js';
@@ -200,7 +201,9 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     now,
     start: (req) => accept({ sessionKey: req.sessionKey, message: req.message, parent: req.parent, lane: 'subagent', queueMode: 'followup' }),
     clearQueue: (sessionKey) => lanes.list(sessionKey).filter((e) => dispatcher.remove(e.id)).length,
+    onChange: () => control.changed(),
   });
+  const control = new SubagentControl(opts.home, subagents);
   /** Top-level runs may spawn subagents; subagent runs get the workspace tools only (no grandchildren). */
   const parentTools: readonly Tool[] = [
     ...tools,
@@ -301,6 +304,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       closed = true;
       for (const run of runs.active()) runs.abort(run.runId, new Error('The app is closing.'));
       await Promise.allSettled(runs.active().map((r) => r.done));
+      await control.close();
     },
   };
 }

@@ -13,6 +13,8 @@ import type { RunRecord, RunRegistry } from './runs.js';
 
 export const STEER_WAIT_MS = 5000;
 export const STEER_MIN_INTERVAL_MS = 2000;
+/** Ended subagents kept for `list`. */
+export const SUBAGENTS_KEPT = 100;
 
 export interface SpawnRequest {
   sessionKey: string;
@@ -30,6 +32,8 @@ export interface SubagentsDeps {
   newId?: () => string;
   steerWaitMs?: number;
   steerMinIntervalMs?: number;
+  /** Called whenever the list changes (a subagent starts, ends, is steered). */
+  onChange?: () => void;
 }
 
 interface Entry {
@@ -63,6 +67,8 @@ export class Subagents {
     const record = await this.d.start({ sessionKey, message: task, parent });
     const entry: Entry = { id, parent, sessionKey, task, record, startedAt: this.d.now(), steers: 0 };
     this.entries.set(id, entry);
+    this.prune();
+    this.d.onChange?.();
     const onAbort = () => this.d.runs.abort(entry.record.runId, stop('The parent run was stopped.'));
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
@@ -75,7 +81,19 @@ export class Subagents {
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      this.d.onChange?.();
     }
+  }
+
+  /** True while some subagent has not ended. */
+  get hasActive(): boolean {
+    return [...this.entries.values()].some((e) => !e.record.result || e.replacing);
+  }
+
+  /** Keeps every active subagent and the most recent ended ones. */
+  private prune(): void {
+    const ended = [...this.entries.values()].filter((e) => e.record.result && !e.replacing);
+    for (const e of ended.slice(0, Math.max(0, ended.length - SUBAGENTS_KEPT))) this.entries.delete(e.id);
   }
 
   list(parentSessionKey?: string): SubagentDto[] {
@@ -122,6 +140,7 @@ export class Subagents {
       const next = await this.d.start({ sessionKey: e.sessionKey, message, parent: e.parent }); // send
       e.record = next; // replace
       e.steers++;
+      this.d.onChange?.();
       return { status: 'restarted', runId: next.runId, replacedRunId: old.runId };
     } finally {
       delete e.replacing;
