@@ -186,15 +186,21 @@ describe('runOuterLoop (E7)', () => {
   it('a retry-after wait ends as soon as the run signal fires', async () => {
     const controller = new AbortController();
     const timeout = new Error('The run timed out after 3 s.');
-    const realTimers: Timers = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
-    setTimeout(() => controller.abort(timeout), 50);
-    const started = Date.now();
+    // Real timers; the run's deadline fires 50 ms after the 30 s wait has begun (not before the first attempt).
+    const realTimers: Timers = {
+      setTimeout: (fn, ms) => {
+        if (ms === 30_000) setTimeout(() => ((abortedAt = Date.now()), controller.abort(timeout)), 50);
+        return setTimeout(fn, ms);
+      },
+      clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+    };
+    let abortedAt = Number.NaN;
     const { out, retries } = await run([{ error: httpError(429, 'rate limited', { 'retry-after': '30' }) }], {
       env: { P_WORK: 'key-work' },
       deps: { timers: realTimers },
       signal: controller.signal,
     });
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - abortedAt).toBeLessThan(500);
     expect(retries[0]!.next).toEqual({ action: 'wait', waitMs: 30_000, profileId: 'p:work' });
     expect(out).toMatchObject({ ok: false, error: timeout });
   });
