@@ -6,7 +6,8 @@
  *   billing     10 min · 2^(n−1), at most 24 h   (state "disabled")
  *   auth        10 min · 2^(n−1), at most 1 h    (state "disabled")
  * Other reasons (timeouts, server errors, bad requests) are not the key's fault: no cooldown, only the last error.
- * A success clears the counts and any window and becomes the profile's "last good".
+ * A success clears the counts and any window and becomes the profile's "last good". A window belongs to the key
+ * that failed (keyId): when the person replaces the key, the profile starts clean (forKey).
  */
 import type { FailoverReasonDto } from '../../preload/contract.js';
 
@@ -20,6 +21,8 @@ export interface ProfileState {
   lastGoodAt?: number;
   lastUsedAt?: number;
   lastError?: string;
+  /** Fingerprint of the key that failed (keyFingerprint): a changed key is not held to the old key's window. */
+  keyId?: string;
 }
 
 const SECOND = 1000;
@@ -51,18 +54,25 @@ export function cooldownMs(reason: FailoverReasonDto, n: number): number | undef
   }
 }
 
+/** The state as it applies to the key the profile has now: a replaced key starts clean (the person fixed it). */
+export function forKey(s: ProfileState | undefined, keyId: string | undefined): ProfileState | undefined {
+  if (!s?.keyId || !keyId || s.keyId === keyId) return s;
+  const { cooldownUntil: _u, reason: _r, errorCount: _c, keyId: _k, ...rest } = s;
+  return rest;
+}
+
 export const isCooling = (s: ProfileState | undefined, now: number): boolean => (s?.cooldownUntil ?? 0) > now;
 
 export function recordFailure(
   s: ProfileState | undefined,
-  f: { reason: FailoverReasonDto; message: string; now: number; retryAfterMs?: number },
+  f: { reason: FailoverReasonDto; message: string; now: number; retryAfterMs?: number; keyId?: string },
 ): ProfileState {
   const prev = s ?? {};
   const fresh = prev.lastFailureAt === undefined || f.now - prev.lastFailureAt > FAILURE_WINDOW_MS;
   const counts = { ...(fresh ? {} : prev.errorCount) };
   const n = (counts[f.reason] ?? 0) + 1;
   counts[f.reason] = n;
-  const next: ProfileState = { ...prev, errorCount: counts, lastFailureAt: f.now, lastError: f.message };
+  const next: ProfileState = { ...prev, errorCount: counts, lastFailureAt: f.now, lastError: f.message, ...(f.keyId ? { keyId: f.keyId } : {}) };
   const window = cooldownMs(f.reason, n);
   if (window === undefined || isCooling(prev, f.now)) return next; // an active window is never extended
   next.cooldownUntil = f.now + Math.max(window, f.retryAfterMs ?? 0);

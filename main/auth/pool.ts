@@ -4,6 +4,7 @@
  * (state-store.ts, shared by every process on the home folder). The keychain is opened only when a configured
  * profile lives there or no environment key is ready, so a headless run with env keys never touches D-Bus.
  */
+import { createHash } from 'node:crypto';
 import type { ProfileStatus } from '../../preload/contract.js';
 import type { ModelDef } from '../providers/types.js';
 import type { AppConfig } from '../engine/config/schema.js';
@@ -12,7 +13,7 @@ import type { ClassifiedError } from '../engine/classify.js';
 import { profilesFor, providerKeyEnv, type AuthProfile } from './profiles.js';
 import { maskSecret, type SecretStore } from './secrets.js';
 import { orderProfiles, type OrderedProfiles } from './order.js';
-import { displayState, recordFailure, recordSuccess, recordUse, type ProfileState } from './cooldown.js';
+import { displayState, forKey, isCooling, recordFailure, recordSuccess, recordUse, type ProfileState } from './cooldown.js';
 import type { AuthStateStore, ProfileStates } from './state-store.js';
 
 export class NoApiKeyError extends Error {
@@ -23,6 +24,9 @@ export class NoApiKeyError extends Error {
 export type AuthPlan = ({ kind: 'profiles' } & OrderedProfiles & { states: ProfileStates }) | { kind: 'keyless'; apiKey: string };
 
 const BUILT_IN = new Set(['anthropic', 'openai']);
+
+/** A short one-way fingerprint of a key (never the key): tells a replaced key from the one that failed. */
+export const keyFingerprint = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 12);
 type Env = NodeJS.ProcessEnv;
 
 export interface AuthPoolOptions {
@@ -65,7 +69,10 @@ export class AuthPool {
       problem = kc.problem;
       profiles = profilesFor(config, provider, env, kc.ids).filter((p) => (p.source === 'env' ? this.envKey(p) : kc.ids.includes(p.id)));
     }
-    if (profiles.length > 0) return { kind: 'profiles', states, ...orderProfiles(profiles, states, now) };
+    if (profiles.length > 0) {
+      const current = await this.statesForCurrentKeys(profiles, states, now);
+      return { kind: 'profiles', states: current, ...orderProfiles(profiles, current, now) };
+    }
 
     const definesAuth = config.authProfiles?.some((p) => p.provider === provider) || config.providers?.[provider]?.apiKeyEnv;
     // A configured local server (Ollama, LM Studio, vLLM) without any auth: the SDKs need a non-empty key.
@@ -75,6 +82,19 @@ export class AuthPool {
       .filter(Boolean)
       .join(', or ');
     throw new NoApiKeyError(`No API key for provider "${provider}": ${how}.${problem ? ` (${problem})` : ''}`);
+  }
+
+  /** Cooling profiles whose key was replaced since it failed are ready again. */
+  private async statesForCurrentKeys(profiles: readonly AuthProfile[], states: ProfileStates, now: number): Promise<ProfileStates> {
+    const out: ProfileStates = { ...states };
+    for (const p of profiles) {
+      const s = states[p.id];
+      if (!s?.keyId || !isCooling(s, now)) continue;
+      const key = await this.key(p).catch(() => null);
+      const adjusted = forKey(s, key ? keyFingerprint(key) : undefined);
+      if (adjusted) out[p.id] = adjusted;
+    }
+    return out;
   }
 
   async key(p: AuthProfile): Promise<string | null> {
@@ -90,9 +110,11 @@ export class AuthPool {
     return this.o.state.update(id, (s) => recordSuccess(s, this.o.now()));
   }
 
-  failed(id: string, err: ClassifiedError): Promise<ProfileState> {
+  /** Records a failure of the profile's key (`apiKey` only to fingerprint it: a replaced key starts clean). */
+  failed(id: string, err: ClassifiedError, apiKey?: string): Promise<ProfileState> {
+    const keyId = apiKey ? keyFingerprint(apiKey) : undefined;
     return this.o.state.update(id, (s) =>
-      recordFailure(s, { reason: err.reason, message: err.message, now: this.o.now(), retryAfterMs: err.retryAfterMs }),
+      recordFailure(forKey(s, keyId), { reason: err.reason, message: err.message, now: this.o.now(), retryAfterMs: err.retryAfterMs, keyId }),
     );
   }
 
@@ -118,7 +140,7 @@ export class AuthPool {
     for (const provider of providerNames(config).filter((p) => p !== 'demo')) {
       for (const p of profilesFor(config, provider, env, kc.ids)) {
         const key = p.source === 'env' ? this.envKey(p) : kc.ids.includes(p.id) ? ((await secrets?.get(p.id).catch(() => null)) ?? undefined) : undefined;
-        const s = states[p.id];
+        const s = forKey(states[p.id], key ? keyFingerprint(key) : undefined);
         const state = key ? displayState(s, now) : 'missing';
         out.push({
           id: p.id,

@@ -27,6 +27,7 @@ const profileSchema = z.object({
   lastGoodAt: num.optional(),
   lastUsedAt: num.optional(),
   lastError: z.string().optional(),
+  keyId: z.string().optional(),
 });
 const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), profileSchema) });
 

@@ -166,6 +166,17 @@ describe('runOuterLoop (E7)', () => {
     expect(plan.kind === 'profiles' && plan.ready).toEqual([]); // both disabled for 10 min
   });
 
+  it('a replaced key is not held to the old key\'s cooldown (the person fixed it)', async () => {
+    await run([{ error: httpError(401, 'invalid x-api-key') }], { env: { P_WORK: 'key-work' } });
+    const disabled = await pool({ P_WORK: 'key-work' }).plan(primary);
+    expect(disabled.kind === 'profiles' && disabled.cooling.map((p) => p.id)).toEqual(['p:work']);
+    const fixed = await pool({ P_WORK: 'key-work-fixed' }).plan(primary);
+    expect(fixed.kind === 'profiles' && fixed.ready.map((p) => p.id)).toEqual(['p:work']);
+    const status = await pool({ P_WORK: 'key-work-fixed' }).status();
+    expect(status.find((p) => p.id === 'p:work')).toMatchObject({ state: 'ok', lastError: expect.stringMatching(/rejected the API key/) });
+    expect(JSON.stringify(await new AuthStateStore(join(home, 'auth-state.json')).read())).not.toContain('key-work');
+  });
+
   it('after the last model, one error names the models, profiles and reasons', async () => {
     const { out } = await run(
       [{ error: httpError(401, 'invalid x-api-key') }, { error: httpError(402, 'credit balance too low') }, { error: httpError(404, 'model: two not found') }],

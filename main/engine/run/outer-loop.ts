@@ -246,7 +246,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
       let cooldownUntil: number | undefined;
       let fresh: AuthPlan | undefined;
       if (profile) {
-        const st = await deps.auth.failed(profile.id, classified);
+        const st = await deps.auth.failed(profile.id, classified, apiKey ?? undefined);
         if ((st.cooldownUntil ?? 0) > deps.now()) cooldownUntil = st.cooldownUntil;
         fresh = await deps.auth.plan(model).catch(() => undefined);
       }
