@@ -73,7 +73,10 @@ describe('agent / agent.wait', () => {
     const { gw } = await open();
     fake.enqueue({ text: 'partial', toolCalls: [{ name: 'list', arguments: {} }], fault: { kind: 'stall', afterEvents: 6 } });
     const { runId, sessionId } = await gw.request('agent', { message: 'first' });
-    await new Promise((r) => setTimeout(r, 100));
+    // Abort once the stalled request is at the server (a fixed delay can come first on a loaded machine, and the
+    // stall would then hit the next run instead).
+    for (let i = 0; i < 200 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 50));
     expect(await gw.request('agent.abort', { runId })).toEqual({ aborted: true });
     const waited = await gw.request('agent.wait', { runId });
     expect(waited.status).toBe('error');
