@@ -236,3 +236,49 @@ describe('think-tag filter: streaming behaviour', () => {
     expect(performance.now() - t0).toBeLessThan(1500);
   });
 });
+
+describe('stray backtick inside a think block (E14)', () => {
+  it.each<[string, string[], string, string]>([
+    ['one chunk', ['<think>a ` b</think>The answer'], 'The answer', 'a ` b'],
+    ['split at the backtick', ['<think>a `', ' b</th', 'ink>The answer'], 'The answer', 'a ` b'],
+    ['double backtick', ['<think>x `` y</think>', 'Done'], 'Done', 'x `` y'],
+    ['code after the block still protects tags', ['<think>a ` b</think>Use `<think>` here'], 'Use `<think>` here', 'a ` b'],
+  ])('%s', (_name, chunks, text, thinking) => {
+    const r = feed(chunks);
+    expect({ text: r.text, thinking: r.thinking }).toEqual({ text, thinking });
+  });
+});
+
+describe('holdStart: a reply that only closes </think> (DeepSeek-R1 style)', () => {
+  function feedHold(chunks: string[], maxHoldChars?: number) {
+    const f = createThinkTagFilter({ holdStart: true, maxHoldChars });
+    const parts = chunks.map((c) => f.push(c));
+    parts.push(f.flush());
+    return { text: parts.map((p) => p.text).join(''), thinking: parts.map((p) => p.thinking).join(''), parts };
+  }
+
+  it.each<[string, string[], string, string]>([
+    ['orphan close split over chunks', ['Let me reason', ' about it.\n</th', 'ink>\n\nThe answer', ' is 4.'], 'The answer is 4.', 'Let me reason about it.\n'],
+    ['normal opener', ['<think>plan</think>', 'Answer'], 'Answer', 'plan'],
+    ['no tag at all: released at the end', ['Just ', 'an answer.'], 'Just an answer.', ''],
+  ])('%s', (_name, chunks, text, thinking) => {
+    const r = feedHold(chunks);
+    expect({ text: r.text, thinking: r.thinking }).toEqual({ text, thinking });
+  });
+
+  it('nothing of the reasoning is ever returned as text before the close tag', () => {
+    const r = feedHold(['Reasoning one. ', 'Reasoning two. ', '</think>', 'Reply.']);
+    expect(r.parts.slice(0, 2).map((p) => p.text)).toEqual(['', '']);
+    expect(r.text).toBe('Reply.');
+  });
+
+  it('after a tag was seen, text streams without delay', () => {
+    const r = feedHold(['<think>x</think>', 'A', 'B']);
+    expect(r.parts.map((p) => p.text)).toEqual(['', 'A', 'B', '']);
+  });
+
+  it('releases a held start longer than maxHoldChars', () => {
+    const r = feedHold(['aaaa', 'bbbb', 'cc'], 6);
+    expect(r.parts.map((p) => p.text)).toEqual(['', 'aaaabbbb', 'cc', '']);
+  });
+});

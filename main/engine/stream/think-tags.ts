@@ -13,12 +13,15 @@
  *   is held back until the next `push`; `flush` releases a held fragment as-is.
  * - Tags inside inline code (`…`) or fenced blocks (``` / ~~~) are literal text. That state is kept
  *   across deltas, including a backtick/tilde run split across deltas. An inline code span also ends
- *   at a newline, so a stray backtick cannot hide tags for the rest of the message.
+ *   at a newline, so a stray backtick cannot hide tags for the rest of the message. Inside a think block
+ *   inline code is NOT tracked (fences still are), so a stray backtick in reasoning
+ *   (`<think>a ` b</think>The answer`) cannot swallow `</think>` and the answer.
  * - An orphan `</think>` (no opener): the text before it, back to the message start or the previous
  *   think boundary, was leaked reasoning and moves to `thinking`. A streaming filter cannot take back
  *   text it has already returned: when part of that text was returned by an earlier `push`, the tag is
  *   simply dropped and the text stays text. So for this one case the split matters; run
- *   `stripThinkTags` over the final message text to get the one-shot answer.
+ *   `stripThinkTags` over the final message text to get the one-shot answer — or create the filter with
+ *   `holdStart`, which holds the message start back until a think tag or the end makes it clear.
  * - Whitespace right after a think block is dropped while no visible text has been produced yet
  *   (`<think>x</think>\n\nAnswer` → `Answer`).
  * - An unclosed `<think>` at `flush`: its content stays thinking. Self-closing `<think/>` is removed.
@@ -117,7 +120,12 @@ function scanTag(s: string, i: number): TagScan {
   return n - i >= MAX_TAG_LENGTH ? { status: 'none' } : { status: 'partial' };
 }
 
-export function createThinkTagFilter(): ThinkTagFilter {
+interface CoreFilter extends ThinkTagFilter {
+  /** True once an opening or closing think tag was recognised since the last flush. */
+  sawThinkTag(): boolean;
+}
+
+function createCoreFilter(): CoreFilter {
   // Routing state.
   let thinking = false;
   let held = '';
@@ -136,6 +144,7 @@ export function createThinkTagFilter(): ThinkTagFilter {
   // Segment = text since message start or the last think boundary (for orphan `</think>`).
   let segEmittedBefore = false;
   let segVisibleBefore = false;
+  let thinkTagsSeen = 0;
 
   const reset = (): void => {
     thinking = false;
@@ -152,6 +161,7 @@ export function createThinkTagFilter(): ThinkTagFilter {
     skipWs = false;
     segEmittedBefore = false;
     segVisibleBefore = false;
+    thinkTagsSeen = 0;
   };
 
   /** A backtick/tilde run has ended: decide what it meant for the code state. */
@@ -162,7 +172,8 @@ export function createThinkTagFilter(): ThinkTagFilter {
       if (runCh === BACKTICK && runLen === inlineLen) inlineLen = 0;
     } else if (runAtLineStart && runLen >= 3) {
       fence = { ch: runCh, len: runLen };
-    } else if (runCh === BACKTICK) {
+    } else if (runCh === BACKTICK && !thinking) {
+      // Inside a think block inline code is not tracked: a stray backtick in reasoning must not hide `</think>`.
       inlineLen = runLen;
     }
     runLen = 0;
@@ -258,8 +269,10 @@ export function createThinkTagFilter(): ThinkTagFilter {
             // `<think/>`, `<final/>`: removed, no state change.
           } else if (tag.kind === 'think' && !tag.close) {
             thinking = true;
+            thinkTagsSeen++;
             newSegment();
           } else if (tag.kind === 'think') {
+            thinkTagsSeen++;
             if (!thinking && !segEmittedBefore) {
               // Orphan close: this segment's text was leaked reasoning.
               thought += text.slice(segStartInText);
@@ -290,6 +303,7 @@ export function createThinkTagFilter(): ThinkTagFilter {
   };
 
   return {
+    sawThinkTag: () => thinkTagsSeen > 0,
     push: (chunk) => run(chunk),
     flush: () => {
       // A held fragment never became a tag: release it as-is to the current stream.
@@ -302,6 +316,55 @@ export function createThinkTagFilter(): ThinkTagFilter {
       }
       reset();
       return out;
+    },
+  };
+}
+
+export interface ThinkTagFilterOptions {
+  /**
+   * Hold the start of the message back until it is clear whether it is reasoning: until a think tag (opening or
+   * orphan closing) shows up, or the message ends. For models that may answer DeepSeek-R1 style — reasoning first,
+   * closed by a lone `</think>` whose opener was in the prompt template — so that reasoning never streams as reply.
+   * Costs streaming latency (nothing shows until the tag or the end), so it is only on where that style is possible.
+   */
+  holdStart?: boolean;
+  /** Held text beyond this many characters is released as-is (bounded memory and latency). */
+  maxHoldChars?: number;
+}
+
+/** Held start longer than this is no longer plausible as a reasoning preamble we can wait for. */
+export const MAX_HOLD_START_CHARS = 64_000;
+
+export function createThinkTagFilter(opts: ThinkTagFilterOptions = {}): ThinkTagFilter {
+  const real = createCoreFilter();
+  if (!opts.holdStart) return real;
+  const maxHold = opts.maxHoldChars ?? MAX_HOLD_START_CHARS;
+  // A second filter only watches for the first think tag; the real one then sees the held text in ONE push, which
+  // lets its orphan-close rule move the whole preamble to thinking.
+  let probe = createCoreFilter();
+  let deciding = true;
+  let held = '';
+  const release = (): ThinkSplit => {
+    deciding = false;
+    const out = real.push(held);
+    held = '';
+    return out;
+  };
+  return {
+    push(chunk) {
+      if (!deciding) return real.push(chunk);
+      held += chunk;
+      probe.push(chunk);
+      if (probe.sawThinkTag() || held.length > maxHold) return release();
+      return { text: '', thinking: '' };
+    },
+    flush() {
+      const a = deciding && held !== '' ? release() : { text: '', thinking: '' };
+      const b = real.flush();
+      probe = createCoreFilter();
+      deciding = true;
+      held = '';
+      return { text: a.text + b.text, thinking: a.thinking + b.thinking };
     },
   };
 }
