@@ -58,6 +58,11 @@ export type ProviderEvent =
       arguments: Record<string, unknown>;
       /** Set when the raw argument JSON could not be parsed or repaired; `arguments` is then `{}`. */
       parseError?: string;
+      /**
+       * Set by a stream layer (engine/stream/wrappers) that found the call malformed (blank or over-long name, a
+       * tool that is not offered): the call is not run, the model gets this text as an error result.
+       */
+      invalid?: string;
     }
   | { type: 'usage'; usage: Usage }
   | { type: 'done'; stopReason: Exclude<StopReason, 'error' | 'aborted'>; message: AssistantMessage }
