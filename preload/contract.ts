@@ -214,6 +214,13 @@ export interface AssistantData {
   text: string;
   /** Index of the model call within the run (0, 1, …): a new value starts a new assistant message. */
   turn?: number;
+  /**
+   * E15: a completed reply block (paragraph › newline › sentence breaks, fences kept whole). Sent with an empty
+   * `delta` after the deltas it covers; the blocks of a message concatenate to its visible text.
+   */
+  block?: string;
+  /** E16: an interim message the model posted with `send_message` (`delta` is its text, shown as its own paragraph). */
+  interim?: true;
 }
 export interface ThinkingData {
   delta: string;

@@ -104,12 +104,14 @@ function textPrinter(io: Io): Printer {
         // Printed text cannot be taken back: say that the cut-off part above does not count.
         if (r.discardTurn !== undefined && printedTurns.has(r.discardTurn)) io.err('agentdesk: (the partial reply above was cut off; it is discarded)\n');
         io.err(`agentdesk: ${retryNote(r)}\n`);
-      } else if (e.stream === 'assistant') {
+      } else if (e.stream === 'assistant' && (typeof d.block === 'string' || d.interim)) {
+        // E15: the reply is printed block by block as blocks complete (and interim send_message posts at once);
+        // raw deltas are not printed, so nothing the engine holds back or suppresses (NO_REPLY) reaches stdout.
         const turn = typeof d.turn === 'number' ? d.turn : 0;
-        if (turn !== lastTurn && lastTurn !== -1 && !atLineStart) write('\n\n');
+        if ((d.interim || turn !== lastTurn) && lastTurn !== -1 && !atLineStart) write('\n\n');
         lastTurn = turn;
-        if (d.delta) printedTurns.add(turn);
-        write(String(d.delta));
+        printedTurns.add(turn);
+        write(d.interim ? String(d.delta) : String(d.block));
       } else if (e.stream === 'tool' && d.phase === 'start') {
         if (!atLineStart) write('\n');
         io.err(`→ ${String(d.name)} ${JSON.stringify(d.args)}\n`);

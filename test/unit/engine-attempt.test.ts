@@ -64,9 +64,10 @@ describe('runAttempt', () => {
     expect(stream.requests[1]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult']);
     // Gapless seq from 0, and text/tools keep their order.
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
-    const kinds = events.map((e) => `${e.stream}:${'phase' in e.data ? e.data.phase : ''}`);
+    const kinds = events.map((e) => `${e.stream}:${'phase' in e.data ? e.data.phase : 'block' in e.data ? 'block' : ''}`);
+    // E15: the pending block is flushed before the tool starts, and at the end of the message.
     expect(kinds).toEqual([
-      'thinking:', 'thinking:', 'assistant:', 'tool:start', 'tool:end', 'assistant:', 'assistant:',
+      'thinking:', 'thinking:', 'assistant:', 'assistant:block', 'tool:start', 'tool:end', 'assistant:', 'assistant:', 'assistant:block',
     ]);
     const end = events.find((e) => e.stream === 'tool' && 'phase' in e.data && e.data.phase === 'end')!.data;
     expect(end).toMatchObject({ name: 'read', isError: false });
@@ -83,7 +84,9 @@ describe('runAttempt', () => {
   it('emits only the unseen suffix when the final message has more text than was streamed', async () => {
     const { params, events } = setup([{ text: ['Hel'], finalTextOverride: 'Hello there' }]);
     await runAttempt(params);
-    const assistant = events.filter((e) => e.stream === 'assistant').map((e) => e.data as { delta: string; text: string });
+    const assistant = events
+      .filter((e) => e.stream === 'assistant' && !('block' in e.data))
+      .map((e) => e.data as { delta: string; text: string });
     expect(assistant.map((a) => a.delta)).toEqual(['Hel', 'lo there']);
     expect(assistant.at(-1)!.text).toBe('Hello there');
   });

@@ -9,7 +9,9 @@ import type { ModelDef, StreamFn, ThinkingLevel, ToolSpec } from '../../provider
 import type { Tool } from '../../tools/types.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import type { EngineHooks } from './hooks.js';
-import { CallSubscriber } from '../stream/call-subscriber.js';
+import { CallSubscriber, mayCloseThinkWithoutOpener } from '../stream/call-subscriber.js';
+import { wrapStreamFn } from '../stream/wrappers/index.js';
+import { createMessaging } from './send-message.js';
 import { runToolCall } from './tool-lifecycle.js';
 import { missingResultTextFor, repairToolPairing, type RepairToolPairingOptions } from './pairing.js';
 import { UsageAccumulator } from './usage.js';
@@ -44,6 +46,8 @@ export interface AttemptParams {
   turnOffset?: number;
   /** E3 steer: messages injected at the next tool boundary (steer.ts). */
   steer?: SteerInbox;
+  /** Ids for tool calls that arrive without one or are promoted from text (injectable for tests). */
+  newToolCallId?: () => string;
 }
 
 export interface AttemptResult {
@@ -77,8 +81,13 @@ const toolSpecs = (tools: readonly Tool[]): ToolSpec[] =>
 export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const usage = new UsageAccumulator();
   const messages = [...p.messages];
-  const specs = toolSpecs(p.tools);
   const texts: string[] = [];
+  let turn = 0;
+  const messaging = createMessaging({ emitter: p.emitter, turn: () => (p.turnOffset ?? 0) + turn, deliver: (t) => void texts.push(t) });
+  const tools = [...p.tools, messaging.tool];
+  const specs = toolSpecs(tools);
+  // Every provider call goes through the stream wrapper layers (E9).
+  const streamFn = wrapStreamFn(p.streamFn, { allowed: specs.map((t) => t.name), newId: p.newToolCallId });
   let toolErrors = 0;
   let turns = 0;
   const maxRounds = p.maxToolRounds ?? MAX_TOOL_ROUNDS;
@@ -92,15 +101,19 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     ...extra,
   });
 
-  for (let turn = 0; ; turn++) {
+  for (; ; turn++) {
     if (turn >= maxRounds) {
       return result('error', { error: new Error(`The model kept calling tools for ${maxRounds} rounds; stopping.`) });
     }
-    const subscriber = new CallSubscriber(p.emitter, (p.turnOffset ?? 0) + turn);
+    const subscriber = new CallSubscriber(p.emitter, (p.turnOffset ?? 0) + turn, {
+      holdStart: mayCloseThinkWithoutOpener(p.model),
+      sentNormalized: () => messaging.ledger.sentNormalized(),
+    });
     turns = turn + 1;
     const parseErrors = new Map<string, string>();
+    const invalidCalls = new Map<string, string>();
     try {
-      const stream = p.streamFn({
+      const stream = streamFn({
         model: p.model,
         apiKey: p.apiKey,
         systemPrompt: p.systemPrompt,
@@ -113,6 +126,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       });
       for await (const event of stream) {
         if (event.type === 'toolcall_end' && event.parseError) parseErrors.set(event.id, event.parseError);
+        if (event.type === 'toolcall_end' && event.invalid) invalidCalls.set(event.id, event.invalid);
         subscriber.handle(event);
       }
     } catch (err) {
@@ -133,17 +147,20 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     if (calls.length === 0) return result('ok', { lastMessage: message });
 
     for (const call of calls) {
+      messaging.beforeTool(call.id, call.name, call.arguments);
       const toolResult: ToolResultMessage = skipForSteer(p.steer, call, p.emitter, p.now) ?? await runToolCall(call, {
         runId: p.runId,
         sessionKey: p.sessionKey,
-        tools: p.tools,
+        tools,
         workspace: p.workspace,
         signal: p.signal,
         emitter: p.emitter,
         hooks: p.hooks,
         now: p.now,
         parseErrors,
+        invalidCalls,
       });
+      messaging.afterTool(call.id, call.name, toolResult.isError);
       if (toolResult.isError) toolErrors++;
       await p.persist(toolResult);
       messages.push(toolResult);

@@ -19,6 +19,8 @@ export interface ToolRunContext {
   now: () => number;
   /** Raw-argument parse failures reported by the provider stream, by tool call id. */
   parseErrors?: ReadonlyMap<string, string>;
+  /** Calls a stream layer found malformed (blank/over-long/unknown name), by id: answered with this error. */
+  invalidCalls?: ReadonlyMap<string, string>;
 }
 
 /** Trims and case-folds a tool name the model may have drifted on (" read", "Read"). */
@@ -41,6 +43,8 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
   let isError = false;
   try {
     const parseError = ctx.parseErrors?.get(call.id);
+    const invalid = ctx.invalidCalls?.get(call.id);
+    if (invalid !== undefined) throw new Error(invalid);
     if (!tool) {
       throw new Error(`Unknown tool "${call.name}". Available tools: ${ctx.tools.map((t) => t.name).join(', ')}.`);
     }

@@ -1,0 +1,142 @@
+/**
+ * Subscription fidelity and reply shaping end to end (E9, E14, E16): the built `agentdesk agent` against the fake
+ * servers through the real SDKs. Think tags split across SSE chunks never reach the reply or the assistant stream;
+ * NO_REPLY yields no payload, no stdout text and status ok; invalid tool-call JSON becomes an error tool result and
+ * the run continues.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, startFakeOpenAI, trailingToolResults, type FakeProvider } from '../fake/index.js';
+import { cleanEnv, ensureBuilt, runCli, tempDir, writeConfig } from '../support/cli.js';
+
+let anthropic: FakeProvider;
+let openai: FakeProvider;
+let workspace: string;
+const KEYS = { FAKE_ANT_KEY: 'sk-ant-test-key-0101', FAKE_OAI_KEY: 'sk-test-key-0102' };
+
+async function newHome(): Promise<string> {
+  const home = await tempDir('home');
+  await writeConfig(home, {
+    providers: {
+      fakeant: { api: 'anthropic', baseUrl: anthropic.baseUrl, models: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096 }] },
+      fakeoai: { api: 'openai-chat', baseUrl: openai.baseUrl, models: [{ id: 'gpt-fake', contextWindow: 128000, maxTokens: 4096 }, { id: 'r1-fake', contextWindow: 128000, maxTokens: 4096, reasoning: true }] },
+    },
+    authProfiles: [
+      { id: 'fakeant:test', provider: 'fakeant', apiKeyEnv: 'FAKE_ANT_KEY' },
+      { id: 'fakeoai:test', provider: 'fakeoai', apiKeyEnv: 'FAKE_OAI_KEY' },
+    ],
+  });
+  return home;
+}
+
+type Line = { stream?: string; data?: Record<string, unknown>; status?: string; payloads?: { text: string }[]; meta?: Record<string, unknown> };
+
+async function agent(model: string, extra: string[] = []) {
+  const home = await newHome();
+  const r = await runCli(['agent', ...extra, '--home', home, '--workspace', workspace, '--model', model, '--message', 'go'], { env: cleanEnv(KEYS) });
+  const lines = r.lines as Line[];
+  const assistant = lines.filter((l) => l.stream === 'assistant').map((l) => l.data!);
+  return { ...r, result: lines.at(-1)!, assistant, deltas: assistant.map((d) => String(d.delta)).join('') };
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  [anthropic, openai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
+  workspace = await tempDir('ws');
+  await writeFile(join(workspace, 'notes.txt'), 'Buy milk.\n');
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([anthropic?.close(), openai?.close()]);
+});
+
+describe.each([
+  ['anthropic', 'fakeant/claude-fake', () => anthropic],
+  ['openai', 'fakeoai/gpt-fake', () => openai],
+])('through the %s SDK', (_name, model, fake) => {
+  it('think tags split across chunks never reach the reply or the assistant stream', async () => {
+    fake().enqueue({ text: '<think>secret plan: add 2 and 2</think>\n\nThe answer is `4`.', chunkSize: 3 });
+    const r = await agent(model, ['--json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.deltas).toBe('The answer is `4`.');
+    expect(JSON.stringify(r.assistant)).not.toMatch(/secret|think>/);
+    expect(r.result.payloads).toEqual([{ text: 'The answer is `4`.' }]);
+    const thinking = (r.lines as Line[]).filter((l) => l.stream === 'thinking').map((l) => String(l.data!.delta)).join('');
+    expect(thinking).toBe('secret plan: add 2 and 2');
+  });
+
+  it('NO_REPLY yields no payload, no assistant text and status ok', async () => {
+    fake().enqueue({ text: 'NO_REPLY', chunkSize: 2 });
+    const r = await agent(model, ['--json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.result.status).toBe('ok');
+    expect(r.result.payloads).toEqual([]);
+    expect(r.deltas).toBe('');
+  });
+
+  it('NO_REPLY prints nothing on stdout in plain mode', async () => {
+    fake().enqueue({ text: '{"action":"NO_REPLY"}', chunkSize: 4 });
+    const r = await agent(model);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+
+  it('invalid tool-call JSON gives an error tool result and the run continues', async () => {
+    const server = fake();
+    server.requests.length = 0;
+    server.enqueue({ toolCalls: [{ name: 'read', arguments: '{"path": "notes.txt", ' + '"x": tru' }] });
+    server.enqueue((req) => ({ text: `Retried after: ${trailingToolResults(req)?.slice(0, 40)}` }));
+    const r = await agent(model, ['--json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.result.status).toBe('ok');
+    const end = (r.lines as Line[]).find((l) => l.stream === 'tool' && l.data!.phase === 'end')!.data!;
+    expect(end).toMatchObject({ name: 'read', isError: true });
+    expect(String(end.result)).toMatch(/not valid JSON/);
+    expect(server.requests).toHaveLength(2);
+    expect(r.result.payloads![0]!.text).toMatch(/^Retried after: The arguments for read/);
+  });
+
+  it('a tool the model invents gets an error result and the run continues', async () => {
+    fake().enqueue({ toolCalls: [{ name: 'delete_everything', arguments: {} }] }, { text: 'Sorry.' });
+    const r = await agent(model, ['--json']);
+    expect(r.result.status).toBe('ok');
+    const end = (r.lines as Line[]).find((l) => l.stream === 'tool' && l.data!.phase === 'end')!.data!;
+    expect(end).toMatchObject({ isError: true });
+    expect(String(end.result)).toMatch(/Unknown tool "delete_everything"/);
+  });
+});
+
+describe('through the openai SDK only', () => {
+  it('a reasoning model that only closes </think> keeps its reasoning out of the reply (held start)', async () => {
+    openai.enqueue({ text: 'The user wants a sum. 2 + 2 = 4.\n</think>\n\nIt is 4.', chunkSize: 5 });
+    const r = await agent('fakeoai/r1-fake', ['--json']);
+    expect(r.deltas).toBe('It is 4.');
+    expect(r.result.payloads).toEqual([{ text: 'It is 4.' }]);
+  });
+
+  it('a tool call written as JSON text is promoted and runs', async () => {
+    openai.requests.length = 0;
+    openai.enqueue({ text: '{"name":"read","arguments":{"path":"notes.txt"}}', chunkSize: 6 });
+    openai.enqueue((req) => ({ text: `Notes: ${trailingToolResults(req)?.split('\n')[0]}` }));
+    const r = await agent('fakeoai/gpt-fake', ['--json']);
+    expect(r.result.status).toBe('ok');
+    expect(r.deltas).not.toContain('"arguments"');
+    const start = (r.lines as Line[]).find((l) => l.stream === 'tool' && l.data!.phase === 'start')!.data!;
+    expect(start).toMatchObject({ name: 'read', args: { path: 'notes.txt' } });
+    expect(r.result.payloads![0]!.text).toContain('Buy milk.');
+  });
+
+  it('send_message posts an interim message and a repeating final reply is not delivered twice', async () => {
+    openai.enqueue({ toolCalls: [{ name: 'send_message', arguments: { text: 'Build is green, two tests fixed.' } }] });
+    openai.enqueue({ text: 'Build is green, two tests fixed.' });
+    const r = await agent('fakeoai/gpt-fake', ['--json']);
+    expect(r.result.status).toBe('ok');
+    expect(r.assistant.filter((d) => d.interim)).toHaveLength(1);
+    expect(r.result.payloads).toEqual([{ text: 'Build is green, two tests fixed.' }]);
+    openai.enqueue({ toolCalls: [{ name: 'send_message', arguments: { text: 'Working on it.' } }] });
+    openai.enqueue({ text: 'All done.' });
+    const plain = await agent('fakeoai/gpt-fake');
+    expect(plain.stdout).toBe('Working on it.\n\nAll done.');
+  });
+});

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { couldBeSilentReply, isSilentReply, silentTailLength, stripSilentToken } from '../../main/engine/stream/silent.js';
+import {
+  MessagingLedger,
+  couldBeMessagingDuplicate,
+  isMessagingDuplicate,
+  normalizeForComparison,
+} from '../../main/engine/stream/messaging-dedupe.js';
+import { ReplyGate } from '../../main/engine/stream/reply-gate.js';
+import { buildPayloads, TOOL_ERROR_FALLBACK } from '../../main/engine/stream/payloads.js';
+
+describe('silent token (inventory §13, §21 item 9)', () => {
+  it.each([
+    ['NO_REPLY', true],
+    ['  no_reply  ', true],
+    ['"NO_REPLY"', true],
+    ['**NO_REPLY**', true],
+    ['{"action":"NO_REPLY"}', true],
+    ['{ "action" : "no_reply" }\n', true],
+    ['Here is a helpful response.\n\nNO_REPLY', false],
+    ['No reply needed', false],
+    ['{"action":"reply"}', false],
+    ['NO', false],
+    ['', false],
+  ])('isSilentReply(%j) = %s', (text, expected) => {
+    expect(isSilentReply(text)).toBe(expected);
+  });
+
+  it.each([
+    ['', true],
+    ['N', true],
+    ['NO', true],
+    ['NO_REP', true],
+    ['no_', true],
+    ['  "NO', true],
+    ['{"act', true],
+    ['{ "action": "NO_R', true],
+    ['No', false],
+    ['NOT', false],
+    ['Hello', false],
+    ['{"name"', false],
+  ])('couldBeSilentReply(%j) = %s', (text, expected) => {
+    expect(couldBeSilentReply(text)).toBe(expected);
+  });
+
+  it.each([
+    ['😄 NO_REPLY', '😄'],
+    ['Done.\n\nNO_REPLY', 'Done.'],
+    ['Done. **NO_REPLY**', 'Done.'],
+    ['interject.NO_REPLY', 'interject.NO_REPLY'],
+    ['nothing to strip', 'nothing to strip'],
+  ])('stripSilentToken(%j) = %j', (text, expected) => {
+    expect(stripSilentToken(text)).toBe(expected);
+  });
+
+  it.each([
+    ['Done. NO', 2],
+    ['Done. NO_REP', 6],
+    ['Done. NO_REPLY', 8],
+    ['Done. N', 0],
+    ['Done. NOTE', 0],
+    ['Done. no', 0],
+    ['Done.NO', 0],
+  ])('silentTailLength(%j) = %d', (text, expected) => {
+    expect(silentTailLength(text)).toBe(expected);
+  });
+});
+
+describe('messaging dedupe (inventory §14, §21 item 16)', () => {
+  it.each([
+    ['Please ❤️ confirm delivery.', 'Please confirm delivery.', true],
+    ['I posted the summary above.', 'The summary: build is green, two tests fixed.', false],
+    ['build is green, two tests fixed', 'The summary: build is green, two tests fixed.', true],
+    ['green', 'The build is green.', false], // under 10 characters
+    ['The summary: build is green', 'The summary: build is green, two tests fixed, and the docs were updated today.', false], // under half
+    ['  THE  Build\nis green.  ', 'the build is green.', true],
+  ])('%j vs sent %j → %s', (reply, sent, expected) => {
+    expect(isMessagingDuplicate(reply, [normalizeForComparison(sent)])).toBe(expected);
+  });
+
+  it('couldBeMessagingDuplicate holds prefixes only', () => {
+    const sent = [normalizeForComparison('The build is green.')];
+    expect(couldBeMessagingDuplicate('The bu', sent)).toBe(true);
+    expect(couldBeMessagingDuplicate('The cat', sent)).toBe(false);
+    expect(couldBeMessagingDuplicate('  ', sent)).toBe(false);
+  });
+
+  it('two-phase: pending at start, committed only when the tool succeeded', () => {
+    const ledger = new MessagingLedger();
+    ledger.begin('a', 'First message here.');
+    ledger.begin('b', 'Second message here.');
+    expect(ledger.sentNormalized()).toEqual([]);
+    ledger.end('a', false);
+    ledger.end('b', true);
+    expect(ledger.sentNormalized()).toEqual(['second message here.']);
+  });
+});
+
+/** Streams `chunks` through a gate: what was shown along the way, and the end decision. */
+function gate(chunks: string[], sent: string[] = []) {
+  const g = new ReplyGate(() => sent.map(normalizeForComparison));
+  const shown = chunks.map((c) => g.push(c));
+  const end = g.end();
+  return { shown, end, all: shown.join('') + end.release };
+}
+
+describe('ReplyGate', () => {
+  it.each<[string, string[], string[], string, string | undefined]>([
+    // [name, chunks, shown per push, total shown, suppressed]
+    ['silent token split across chunks is never shown', ['N', 'O_RE', 'PLY'], ['', '', ''], '', 'silent'],
+    ['JSON action form is never shown', ['{"action":', '"NO_REPLY"}'], ['', ''], '', 'silent'],
+    ['a reply starting like the token is released once it diverges', ['NO', 'W I see.'], ['', 'NOW I see.'], 'NOW I see.', undefined],
+    ['ordinary text streams at once', ['Hello', ' world'], ['Hello', ' world'], 'Hello world', undefined],
+    ['a trailing token after real text is held, then stripped', ['Done. ', 'NO_', 'REPLY'], ['Done. ', '', ''], 'Done. ', undefined],
+    ['a held upper-case tail is released when it becomes a word', ['Say ', 'NO', ' more'], ['Say ', '', 'NO more'], 'Say NO more', undefined],
+  ])('%s', (_name, chunks, shown, all, suppressed) => {
+    const r = gate(chunks);
+    expect(r.shown).toEqual(shown);
+    expect(r.all).toBe(all);
+    expect(r.end.suppressed).toBe(suppressed);
+  });
+
+  it('a reply repeating a posted message is held and then suppressed', () => {
+    const r = gate(['The build ', 'is green.'], ['The build is green.']);
+    expect(r.all).toBe('');
+    expect(r.end.suppressed).toBe('duplicate');
+  });
+
+  it('a reply that diverges from a posted message is shown', () => {
+    const r = gate(['The build ', 'failed twice.'], ['The build is green.']);
+    expect(r.all).toBe('The build failed twice.');
+  });
+});
+
+describe('buildPayloads', () => {
+  it.each([
+    [{ texts: ['a', ' NO_REPLY ', 'b '], toolErrors: 0 }, [{ text: 'a' }, { text: 'b' }]],
+    [{ texts: ['Answer.\n\nNO_REPLY'], toolErrors: 0 }, [{ text: 'Answer.' }]],
+    [{ texts: ['{"action":"NO_REPLY"}'], toolErrors: 0 }, []],
+    [{ texts: ['a'], errorText: 'boom', toolErrors: 0 }, [{ text: 'a' }, { text: 'boom', isError: true }]],
+    [{ texts: [], toolErrors: 1 }, [{ text: TOOL_ERROR_FALLBACK, isError: true }]],
+    [{ texts: ['NO_REPLY'], toolErrors: 1 }, [{ text: TOOL_ERROR_FALLBACK, isError: true }]],
+    [{ texts: ['ok'], toolErrors: 1 }, [{ text: 'ok' }]],
+    [{ texts: ['ok'], toolErrors: 0, reasoning: ['plan', ' '] }, [{ text: 'Reasoning:\nplan' }, { text: 'ok' }]],
+  ])('%j', (input, expected) => {
+    expect(buildPayloads(input)).toEqual(expected);
+  });
+});
