@@ -117,7 +117,7 @@ describe('runOuterLoop (E7)', () => {
     expect(retries[0]).toMatchObject({ attempt: 1, reason: 'rate_limit', profileId: 'p:work', discardTurn: 0, next: { action: 'rotate', profileId: 'p:personal' } });
     expect(retries[0]!.cooldownUntil).toBe(clock + 30_000);
     // the retry's model call is a new turn, and the failed partial assistant turn is never sent again
-    const turns = events.filter((e) => e.stream === 'assistant').map((e) => (e.data as { turn: number }).turn);
+    const turns = events.filter((e) => e.stream === 'assistant' && !('block' in e.data)).map((e) => (e.data as { turn: number }).turn);
     expect(turns).toEqual([0, 1]);
     expect(stream.requests[1]!.messages.map((m) => m.role)).toEqual(['user']);
     // the next process skips the cooling profile
