@@ -9,18 +9,25 @@ import { AbortError, IdleTimeoutError } from './errors.js';
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** The clock the timers run on (ms); Date.now when absent. */
+  clock?(): number;
 }
 
 export const realTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+  clock: () => Date.now(),
 };
 
 export class IdleWatchdog {
   private handle: unknown;
+  /** When the countdown ends (clock ms); Infinity while paused. Moving it needs no timer call (hot path). */
+  private deadline = Infinity;
   private stopped = false;
   private idleError: IdleTimeoutError | undefined;
   private readonly waiters = new Set<(err: Error) => void>();
+  private slot: ((err: Error) => void) | undefined;
+  private readonly clock: () => number;
 
   constructor(
     private readonly idleMs: number,
@@ -28,6 +35,7 @@ export class IdleWatchdog {
     private readonly onIdle: (err: IdleTimeoutError) => void,
     private readonly timers: Timers = realTimers,
   ) {
+    this.clock = timers.clock ? () => timers.clock!() : Date.now;
     this.signal.addEventListener('abort', this.onAbort, { once: true });
     this.touch();
   }
@@ -37,16 +45,19 @@ export class IdleWatchdog {
     return this.idleError;
   }
 
-  /** Progress: restart the countdown. */
+  /**
+   * Progress: restart the countdown. Called for every streamed event, so it only moves the deadline; the one
+   * armed timer re-arms itself for the time left when it wakes up early.
+   */
   touch(): void {
-    this.clear();
     if (this.stopped || this.idleError || !(this.idleMs > 0)) return;
-    this.handle = this.timers.setTimeout(() => this.fire(), this.idleMs);
+    this.deadline = this.clock() + this.idleMs;
+    if (this.handle === undefined) this.arm(this.idleMs);
   }
 
   /** Stop counting (e.g. while the consumer handles an event); `touch` restarts. */
   pause(): void {
-    this.clear();
+    this.deadline = Infinity;
   }
 
   stop(): void {
@@ -54,6 +65,7 @@ export class IdleWatchdog {
     this.clear();
     this.signal.removeEventListener('abort', this.onAbort);
     this.waiters.clear();
+    this.slot = undefined;
   }
 
   /** Awaits `p`, but rejects as soon as the watchdog fires or the signal aborts. */
@@ -64,44 +76,67 @@ export class IdleWatchdog {
       return Promise.reject(early);
     }
     return new Promise<T>((resolve, reject) => {
-      const waiter = (err: Error) => reject(err);
-      this.waiters.add(waiter);
+      // One wait at a time is the streaming case: a slot, not a Set, keeps the per-event cost down.
+      const inSlot = this.slot === undefined;
+      if (inSlot) this.slot = reject;
+      else this.waiters.add(reject);
+      const settled = () => {
+        if (inSlot) {
+          if (this.slot === reject) this.slot = undefined;
+        } else this.waiters.delete(reject);
+      };
       p.then(
         (v) => {
-          this.waiters.delete(waiter);
+          settled();
           resolve(v);
         },
         (e: unknown) => {
-          this.waiters.delete(waiter);
+          settled();
           reject(e);
         },
       );
     });
   }
 
-  /** Iterates `source`, racing every step; the countdown pauses while the consumer holds an item. */
-  async *watch<T>(source: AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
-    const it = source[Symbol.asyncIterator]();
-    let finished = false;
-    try {
-      for (;;) {
-        this.touch();
-        const r = await this.race(it.next());
-        this.pause();
-        if (r.done) {
-          finished = true;
-          return;
-        }
-        yield r.value;
-      }
-    } finally {
-      if (!finished) {
-        // Do not await: a stalled source may never settle its return().
-        void Promise.resolve()
-          .then(() => it.return?.())
-          .catch(() => undefined);
-      }
-    }
+  /**
+   * Iterates `source`, racing every step; the countdown pauses while the consumer holds an item. A plain
+   * iterator object rather than an async generator: it runs once per streamed event, so it stays thin.
+   */
+  watch<T>(source: AsyncIterable<T>): AsyncIterable<T> {
+    return {
+      [Symbol.asyncIterator]: () => {
+        const it = source[Symbol.asyncIterator]();
+        let finished = false;
+        const end = (): Promise<IteratorResult<T, undefined>> => {
+          if (!finished) {
+            finished = true;
+            // Do not await: a stalled source may never settle its return().
+            void Promise.resolve()
+              .then(() => it.return?.())
+              .catch(() => undefined);
+          }
+          return Promise.resolve({ done: true, value: undefined });
+        };
+        return {
+          next: (): Promise<IteratorResult<T, undefined>> => {
+            if (finished) return Promise.resolve({ done: true, value: undefined });
+            this.touch();
+            return this.race(it.next()).then(
+              (r) => {
+                this.pause();
+                if (r.done) finished = true;
+                return r.done ? { done: true, value: undefined } : r;
+              },
+              (err: unknown) => {
+                void end();
+                throw err;
+              },
+            );
+          },
+          return: end,
+        };
+      },
+    };
   }
 
   private failure(): Error | undefined {
@@ -109,6 +144,18 @@ export class IdleWatchdog {
     if (this.signal.aborted) return new AbortError(undefined, { cause: this.signal.reason });
     return undefined;
   }
+
+  private arm(ms: number): void {
+    this.handle = this.timers.setTimeout(this.wake, ms);
+  }
+
+  private readonly wake = (): void => {
+    this.handle = undefined;
+    if (this.stopped || this.idleError) return;
+    const left = this.deadline === Infinity ? this.idleMs : this.deadline - this.clock();
+    if (left > 0) this.arm(left);
+    else this.fire();
+  };
 
   private fire(): void {
     if (this.stopped || this.idleError) return;
@@ -126,6 +173,9 @@ export class IdleWatchdog {
   private rejectAll(err: Error): void {
     const ws = [...this.waiters];
     this.waiters.clear();
+    const slot = this.slot;
+    this.slot = undefined;
+    slot?.(err);
     for (const w of ws) w(err);
   }
 

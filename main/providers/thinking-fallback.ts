@@ -3,26 +3,36 @@
  * the call fails before anything streamed with an error classified as a thinking-level rejection
  * (classify.ts isThinkingLevelRejected), the same request is sent once more with `lowerThinkingLevel`. The
  * failed call never reaches the caller, so the transcript holds only the retried call.
+ *
+ * A plain iterator object, not an async generator: after the first event every `next` is the inner stream's
+ * own, so the wrapper costs nothing per streamed delta.
  */
 import { isThinkingLevelRejected } from '../engine/classify.js';
 import { lowerThinkingLevel } from './thinking.js';
-import type { StreamFn } from './types.js';
+import type { ProviderEvent, StreamFn } from './types.js';
 
 export function withThinkingFallback(fn: StreamFn): StreamFn {
-  return async function* thinkingFallback(req) {
-    if (req.thinking === 'off') return yield* fn(req);
-    const it = fn(req)[Symbol.asyncIterator]();
-    try {
-      const first = await it.next();
-      if (first.done) return;
-      const e = first.value;
-      if (e.type === 'error' && !req.signal.aborted && isThinkingLevelRejected(e.error)) {
-        return yield* fn({ ...req, thinking: lowerThinkingLevel(req.thinking) });
-      }
-      yield e;
-      for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
-    } finally {
-      await it.return?.();
-    }
+  return function thinkingFallback(req) {
+    if (req.thinking === 'off') return fn(req);
+    return {
+      [Symbol.asyncIterator]: () => {
+        let it = fn(req)[Symbol.asyncIterator]();
+        let first = true;
+        return {
+          next: (): Promise<IteratorResult<ProviderEvent>> => {
+            if (!first) return it.next();
+            first = false;
+            return it.next().then(async (r) => {
+              if (r.done || r.value.type !== 'error' || req.signal.aborted || !isThinkingLevelRejected(r.value.error)) return r;
+              await it.return?.();
+              it = fn({ ...req, thinking: lowerThinkingLevel(req.thinking) })[Symbol.asyncIterator]();
+              return it.next();
+            });
+          },
+          return: (value?: unknown): Promise<IteratorResult<ProviderEvent>> =>
+            it.return ? it.return(value) : Promise.resolve({ done: true, value: undefined }),
+        };
+      },
+    };
   };
 }

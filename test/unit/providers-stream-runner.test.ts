@@ -17,6 +17,9 @@ class ManualTimers implements Timers {
   clearTimeout(handle: unknown): void {
     this.pending.delete(handle as number);
   }
+  clock(): number {
+    return this.now;
+  }
   advance(ms: number): void {
     this.now += ms;
     for (const [id, t] of [...this.pending].sort((a, b) => a[1].at - b[1].at)) {
