@@ -7,6 +7,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // Bundled (tree-shaken) instead of loaded from node_modules at run time: the `zod` package entry pulls in
+      // every locale and the whole classic API (~15 MB RSS, most of the CLI's start-up gap to a bare SDK script).
+      externalizeDeps: { exclude: ['zod'] },
       rollupOptions: {
         input: {
           index: resolve('main/shell/index.ts'), // Electron app (the only bundle that imports 'electron')

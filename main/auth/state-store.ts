@@ -8,7 +8,8 @@
  */
 import { readFile, rename, writeFile, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import lockfile from 'proper-lockfile';
+// Loaded on the first update (after a model call), not at start-up: graceful-fs and friends cost start-up time.
+let lockfile: Promise<typeof import('proper-lockfile')> | undefined;
 import { z } from 'zod';
 import type { ProfileState } from './cooldown.js';
 
@@ -75,7 +76,9 @@ export class AuthStateStore {
 
   /** Changes one profile's state under the cross-process lock; returns the new state of that profile. */
   async update(id: string, change: (s: ProfileState | undefined) => ProfileState): Promise<ProfileState> {
-    const release = await lockfile.lock(this.file, {
+    const mod = await (lockfile ??= import('proper-lockfile'));
+    const lf = (mod as typeof mod & { default?: typeof mod }).default ?? mod; // CommonJS: module.exports is `default`
+    const release = await lf.lock(this.file, {
       realpath: false,
       stale: this.staleMs,
       update: Math.max(1000, Math.floor(this.staleMs / 2)),
