@@ -1,33 +1,59 @@
 /**
- * `npm run bench`: what the engine adds on top of the SDK stream.
+ * `npm run bench`: ONE table of what AgentDesk costs beside its yardstick, every figure measured in this run
+ * (absolute times drift on a shared machine; the ratios are what to compare).
  *
- * 1. Process level (/usr/bin/time -v): wall time and peak RSS of one `agentdesk agent` CLI turn against the fake
- *    Anthropic server, next to a bare Node script that streams the same reply with the SDK alone.
- * 2. In process: time per streamed delta through the SDK alone vs the full engine hot path (provider adapter +
- *    think-tag filter + call subscriber + event emitter), over a long reply.
+ * 1. One CLI turn (`agentdesk agent`, Anthropic API) vs a bare Node script streaming the same reply with the same
+ *    SDK (test/bench/bare-sdk.mjs): wall time and peak RSS from /usr/bin/time -v, median of paired runs (the two
+ *    alternate, so drift hits both alike).
+ * 2. CPU (user + system) of this process to carry 100 000 streamed deltas through the engine and the gateway (an
+ *    `agent` run, every event delivered to a subscriber, the reply persisted) vs iterating the raw SDK stream.
+ * 3. Loading a 10 000-message session (`sessions.history`) and listing 10 000 sessions (`sessions.list`), each in
+ *    its own data folder, through a freshly created gateway (index and transcript read and validated from disk;
+ *    median of 5 in this process), vs their goals.
+ *
+ * The fake servers run in child processes (test/fake/serve.ts), so their CPU is not counted in item 2.
+ * BENCH_RUNS (default 9) sets the number of pairs in item 1; BENCH_CPU_RUNS (default 5) those of item 2.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import Anthropic from '@anthropic-ai/sdk';
-import { startFakeAnthropic } from '../fake/index.js';
-import { streamAnthropic } from '../../main/providers/anthropic.js';
-import { CallSubscriber } from '../../main/engine/stream/call-subscriber.js';
-import { createRunEmitter } from '../../main/engine/stream/run-emitter.js';
-import type { ModelDef } from '../../main/providers/types.js';
+import { createAppGateway } from '../../main/gateway/create.js';
+import type { Message } from '../../main/engine/messages.js';
+import { SessionStore } from '../../main/sessions/store.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const REPLY = 'The quick brown fox jumps over the lazy dog. '.repeat(200); // 9 000 chars
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const CPU_RUNS = Number(process.env.BENCH_CPU_RUNS ?? 5);
+const DELTAS = 100_000;
+const SESSION_MESSAGES = 10_000;
+const SESSIONS = 10_000;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 
-/** Runs a command under /usr/bin/time -v (async: the fake server lives in this process and must keep serving). */
-function timeV(cmd: string, args: string[]): Promise<{ wallS: number; rssKb: number }> {
+/** Starts test/fake/serve.ts in a child process; resolves with its base URL. */
+function startServer(args: string[]): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/fake/serve.ts'), '--api', 'anthropic', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-v', cmd, ...args], { cwd: ROOT, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+    child.once('exit', (code) => reject(new Error(`fake server exited (${code})`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ baseUrl: (JSON.parse(line) as { baseUrl: string }).baseUrl, child }));
+  });
+}
+
+/** Runs a command under /usr/bin/time -v. */
+function timeV(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ wallS: number; rssKb: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-v', cmd, ...args], { cwd: ROOT, env });
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -41,7 +67,7 @@ function timeV(cmd: string, args: string[]): Promise<{ wallS: number; rssKb: num
   });
 }
 
-async function processLevel(baseUrl: string): Promise<void> {
+async function benchHome(baseUrl: string): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), 'agentdesk-bench-'));
   await writeFile(
     join(home, 'config.json'),
@@ -50,67 +76,191 @@ async function processLevel(baseUrl: string): Promise<void> {
       authProfiles: [{ id: 'fake:bench', provider: 'fake', apiKeyEnv: 'BENCH_KEY' }],
     }),
   );
-  process.env.BENCH_KEY = 'sk-ant-bench';
-  const rows: [string, string, string[]][] = [
-    ['bare SDK script', 'node', [join(ROOT, 'test/bench/bare-sdk.mjs'), baseUrl, 'bench']],
-    ['agentdesk CLI turn', 'node', [join(ROOT, 'bin/agentdesk.mjs'), 'agent', '--home', home, '--workspace', home, '--model', 'fake/bench', '--message', 'bench']],
-    ['agentdesk CLI turn --json', 'node', [join(ROOT, 'bin/agentdesk.mjs'), 'agent', '--json', '--home', home, '--workspace', home, '--model', 'fake/bench', '--message', 'bench']],
-  ];
-  console.log(`\n1) one turn, ${REPLY.length}-char reply, median of ${RUNS} runs (/usr/bin/time -v)`);
-  console.log('   command                       wall (s)   peak RSS (MB)');
-  for (const [name, cmd, args] of rows) {
-    await timeV(cmd, args); // warm the file cache
-    const samples = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await timeV(cmd, args));
-    console.log(
-      `   ${name.padEnd(28)} ${median(samples.map((s) => s.wallS)).toFixed(3).padStart(8)}   ${(median(samples.map((s) => s.rssKb)) / 1024).toFixed(1).padStart(12)}`,
-    );
-  }
+  return home;
 }
 
-async function inProcess(baseUrl: string): Promise<void> {
-  const model: ModelDef = { provider: 'fake', id: 'bench', api: 'anthropic', baseUrl, contextWindow: 200_000, maxTokens: 4096, reasoning: false };
+interface Row {
+  what: string;
+  ours: string;
+  yardstick: string;
+  ratio: number;
+  goal: string;
+  ok: boolean;
+}
+
+async function cliTurn(baseUrl: string): Promise<Row[]> {
+  const home = await benchHome(baseUrl);
+  const env = { ...process.env, ANTHROPIC_API_KEY: '', BENCH_KEY: 'sk-ant-bench' };
+  const bare: [string, string[]] = ['node', [join(ROOT, 'test/bench/bare-sdk.mjs'), baseUrl, 'bench']];
+  const cli: [string, string[]] = ['node', [join(ROOT, 'bin/agentdesk.mjs'), 'agent', '--home', home, '--workspace', home, '--model', 'fake/bench', '--message', 'bench']];
+  await timeV(...bare, env); // warm the file cache
+  await timeV(...cli, env);
+  const pairs: { bare: { wallS: number; rssKb: number }; cli: { wallS: number; rssKb: number } }[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    if (i % 2 === 0) {
+      const b = await timeV(...bare, env);
+      pairs.push({ bare: b, cli: await timeV(...cli, env) });
+    } else {
+      const c = await timeV(...cli, env);
+      pairs.push({ cli: c, bare: await timeV(...bare, env) });
+    }
+  }
+  await rm(home, { recursive: true, force: true });
+  const wallRatio = median(pairs.map((p) => p.cli.wallS / p.bare.wallS));
+  const rssRatio = median(pairs.map((p) => p.cli.rssKb / p.bare.rssKb));
+  const s = (x: number) => `${x.toFixed(3)} s`;
+  const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
+  return [
+    { what: `one CLI turn, wall (${RUNS} pairs)`, ours: s(median(pairs.map((p) => p.cli.wallS))), yardstick: `bare SDK ${s(median(pairs.map((p) => p.bare.wallS)))}`, ratio: wallRatio, goal: '≤ 1.25×', ok: wallRatio <= 1.25 },
+    { what: `one CLI turn, peak RSS (${RUNS} pairs)`, ours: mb(median(pairs.map((p) => p.cli.rssKb))), yardstick: `bare SDK ${mb(median(pairs.map((p) => p.bare.rssKb)))}`, ratio: rssRatio, goal: '≤ 1.15×', ok: rssRatio <= 1.15 },
+  ];
+}
+
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
+
+async function deltasCpu(baseUrl: string): Promise<Row> {
   const client = new Anthropic({ apiKey: 'sk-ant-bench', baseURL: baseUrl, maxRetries: 0 });
-  async function sdkOnly(): Promise<number> {
+  async function rawSdk(): Promise<{ cpu: number; deltas: number }> {
+    const t = process.cpuUsage();
+    let text = '';
     let deltas = 0;
     const stream = await client.messages.create({ model: 'bench', max_tokens: 4096, stream: true, messages: [{ role: 'user', content: 'x' }] });
-    for await (const e of stream) if (e.type === 'content_block_delta') deltas++;
-    return deltas;
+    for await (const e of stream) {
+      if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') {
+        text += e.delta.text;
+        deltas++;
+      }
+    }
+    if (text.length !== DELTAS) throw new Error(`raw SDK got ${text.length} characters`);
+    return { cpu: cpuMs(t), deltas };
   }
-  async function engine(): Promise<number> {
+  const home = await benchHome(baseUrl);
+  process.env.BENCH_KEY = 'sk-ant-bench';
+  async function engineAndGateway(): Promise<{ cpu: number; events: number }> {
+    const gateway = await createAppGateway({ home, workspace: home, env: { BENCH_KEY: 'sk-ant-bench' } });
     let events = 0;
-    const emitter = createRunEmitter('bench', 'main', () => void events++);
-    const sub = new CallSubscriber(emitter, 0);
-    for await (const e of streamAnthropic({
-      model, apiKey: 'sk-ant-bench', systemPrompt: 'sys', messages: [{ role: 'user', content: 'x', timestamp: 0 }],
-      tools: [], thinking: 'off', signal: new AbortController().signal, idleTimeoutMs: 30_000,
-    })) sub.handle(e);
-    sub.finish(() => { throw new Error('no terminal event'); });
-    return events;
+    const off = gateway.onEvent(() => void events++);
+    const t = process.cpuUsage();
+    const { runId } = await gateway.request('agent', { message: 'x', model: 'fake/bench', sessionKey: `s${Math.random()}` });
+    await gateway.request('agent.wait', { runId, timeoutMs: 120_000 });
+    const result = await gateway.request('agent.result', { runId });
+    const cpu = cpuMs(t);
+    off();
+    await gateway.close();
+    if (result?.status !== 'ok' || result.payloads[0]?.text.length !== DELTAS) throw new Error(`gateway run: ${JSON.stringify(result?.meta)}`);
+    return { cpu, events };
   }
-  const ITER = 30;
-  for (let i = 0; i < 5; i++) { await sdkOnly(); await engine(); } // warm-up (JIT, sockets)
-  const t: Record<string, number[]> = { sdk: [], engine: [] };
-  let deltas = 0;
-  for (let i = 0; i < ITER; i++) {
-    let s = performance.now(); deltas = await sdkOnly(); t.sdk!.push(performance.now() - s);
-    s = performance.now(); await engine(); t.engine!.push(performance.now() - s);
+  await rawSdk(); // warm-up: JIT, sockets
+  await engineAndGateway();
+  const ratios: number[] = [];
+  const sdk: number[] = [];
+  const ours: number[] = [];
+  for (let i = 0; i < CPU_RUNS; i++) {
+    const a = i % 2 === 0 ? await rawSdk() : undefined;
+    const b = await engineAndGateway();
+    const c = a ?? (await rawSdk());
+    sdk.push(c.cpu);
+    ours.push(b.cpu);
+    ratios.push(b.cpu / c.cpu);
   }
-  const sdk = median(t.sdk!);
-  const eng = median(t.engine!);
-  console.log(`\n2) in process, one ${deltas}-delta reply, median of ${ITER}`);
-  console.log(`   SDK raw stream alone: ${sdk.toFixed(2)} ms   engine hot path: ${eng.toFixed(2)} ms   overhead: ${(eng - sdk).toFixed(2)} ms (${(((eng - sdk) / deltas) * 1000).toFixed(1)} µs per delta)`);
+  await rm(home, { recursive: true, force: true });
+  const ratio = median(ratios);
+  return {
+    what: `CPU, ${DELTAS.toLocaleString('en')} deltas (${CPU_RUNS} pairs)`,
+    ours: `${median(ours).toFixed(0)} ms`,
+    yardstick: `raw SDK ${median(sdk).toFixed(0)} ms`,
+    ratio,
+    goal: '≤ 1.05×',
+    ok: ratio <= 1.05,
+  };
+}
+
+/** A realistic mix: user prompt, assistant text + tool call, tool result (~300-600 characters each). */
+function sessionMessages(n: number): Message[] {
+  const out: Message[] = [];
+  const usage = { input: 1200, output: 80, cacheRead: 1024, cacheWrite: 0, total: 2304 };
+  for (let i = 0; out.length < n; i++) {
+    out.push({ role: 'user', content: `Question ${i}: ${'please look at the file and explain. '.repeat(8)}`, timestamp: i });
+    out.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Reading file ${i}. ${'I will check the implementation details. '.repeat(6)}` },
+        { type: 'toolCall', id: `call_${i}`, name: 'read', arguments: { path: `src/file-${i}.ts` } },
+      ],
+      provider: 'anthropic', model: 'claude-sonnet-4-5', api: 'anthropic', usage, stopReason: 'toolUse', timestamp: i,
+    });
+    out.push({ role: 'toolResult', toolCallId: `call_${i}`, toolName: 'read', content: `export const x${i} = 1;\n`.repeat(20), isError: false, timestamp: i });
+  }
+  return out.slice(0, n);
+}
+
+/** Median time of `request` on a freshly created gateway over `home` (index and transcripts read from disk). */
+async function coldRequest(home: string, request: (g: Awaited<ReturnType<typeof createAppGateway>>) => Promise<unknown[]>, expect: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const gateway = await createAppGateway({ home, workspace: home, env: {} });
+    const t = performance.now();
+    const out = await request(gateway);
+    samples.push(performance.now() - t);
+    await gateway.close();
+    if (out.length < expect) throw new Error(`got ${out.length} items, expected ${expect}`);
+  }
+  return median(samples);
+}
+
+async function sessionsRows(): Promise<Row[]> {
+  // One home with one 10 000-message session, another with 10 000 sessions: each measure on its own.
+  const bigHome = await mkdtemp(join(tmpdir(), 'agentdesk-bench-big-'));
+  const manyHome = await mkdtemp(join(tmpdir(), 'agentdesk-bench-many-'));
+  for (const home of [bigHome, manyHome]) await writeFile(join(home, 'config.json'), '{}');
+  const store = new SessionStore(join(bigHome, 'sessions'));
+  const big = await store.resolve('big');
+  await store.append(big.sessionId, ...sessionMessages(SESSION_MESSAGES));
+  await new SessionStore(join(manyHome, 'sessions')).index.mutate((entries) => {
+    const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, total: 2 };
+    for (let i = 0; i < SESSIONS; i++) {
+      const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+      entries.set(`session-${i}`, { sessionKey: `session-${i}`, sessionId: id, title: `Session ${i}`, model: 'anthropic/claude-sonnet-4-5', createdAt: i, updatedAt: i * 7, usage });
+    }
+  });
+  const load = await coldRequest(bigHome, (g) => g.request('sessions.history', { sessionKey: 'big' }), SESSION_MESSAGES);
+  const list = await coldRequest(manyHome, (g) => g.request('sessions.list', {}), SESSIONS);
+  await Promise.all([bigHome, manyHome].map((h) => rm(h, { recursive: true, force: true })));
+  return [
+    { what: `load a ${SESSION_MESSAGES.toLocaleString('en')}-message session`, ours: `${load.toFixed(0)} ms`, yardstick: 'goal 300 ms', ratio: load / 300, goal: '< 1', ok: load < 300 },
+    { what: `list ${SESSIONS.toLocaleString('en')} sessions`, ours: `${list.toFixed(0)} ms`, yardstick: 'goal 200 ms', ratio: list / 200, goal: '< 1', ok: list < 200 },
+  ];
+}
+
+function printTable(rows: Row[]): void {
+  const head = ['measure', 'agentdesk', 'yardstick', 'ratio', 'goal', ''];
+  const cells = rows.map((r) => [r.what, r.ours, r.yardstick, `${r.ratio.toFixed(2)}×`, r.goal, r.ok ? 'ok' : 'MISSED']);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const c of cells) console.log(line(c));
 }
 
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'out/main/cli.js'))) execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  const fake = await startFakeAnthropic();
-  fake.setDefault({ text: REPLY, chunkSize: 12, usage: { input: 50, output: 2250 } });
+  const reply = 'The quick brown fox jumps over the lazy dog. '.repeat(200); // 9 000 chars in 750 deltas
+  const [turn, stream] = await Promise.all([
+    startServer(['--text', reply, '--chunk', '12']),
+    startServer(['--text-repeat', String(DELTAS), '--chunk', '1']),
+  ]);
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+  const loadBefore = load();
   try {
-    await processLevel(fake.baseUrl);
-    await inProcess(fake.baseUrl);
+    const rows = [...(await cliTurn(turn.baseUrl)), await deltasCpu(stream.baseUrl), ...(await sessionsRows())];
+    console.log(`\nnpm run bench — ${new Date().toISOString()}, node ${process.version}, load average ${loadBefore} → ${load()}\n`);
+    printTable(rows);
   } finally {
-    await fake.close();
+    turn.child.kill();
+    stream.child.kill();
   }
 }
 

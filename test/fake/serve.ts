@@ -1,10 +1,11 @@
 /**
  * Standalone launcher for benchmarks and manual CLI runs:
  *   npx tsx test/fake/serve.ts --api anthropic|openai [--port N] [--scenario tool-loop|text]
- *       [--tool NAME] [--args JSON] [--final TEXT] [--text TEXT] [--thinking TEXT] [--delay MS]
+ *       [--tool NAME] [--args JSON] [--final TEXT] [--text TEXT | --text-repeat N] [--chunk N] [--thinking TEXT] [--delay MS]
  * Prints ONE line `{"baseUrl":"…"}` to stdout and serves until killed.
  * tool-loop (default tool `list`, args {"path":"."}) asks for one tool call, then answers
- * `--final` (default "Done. Tool result: <first 200 chars>").
+ * `--final` (default "Done. Tool result: <first 200 chars>"). `--text-repeat N` sends N characters of filler text;
+ * `--chunk N` streams text N characters per event (default 12).
  */
 import { parseArgs } from 'node:util';
 import { startFakeAnthropic, startFakeOpenAI, toolLoopScenario, type FakeStep, type FakeTurn } from './index.js';
@@ -20,6 +21,8 @@ const { values } = parseArgs({
     text: { type: 'string', default: 'Hello from the fake server.' },
     thinking: { type: 'string' },
     delay: { type: 'string', default: '0' },
+    'text-repeat': { type: 'string' },
+    chunk: { type: 'string', default: '12' },
   },
 });
 
@@ -33,10 +36,14 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0) fail('--port must be a non-negative integer');
   const delayMs = Number(values.delay);
+  const chunkSize = Number(values.chunk);
+  if (!Number.isInteger(chunkSize) || chunkSize < 1) fail('--chunk must be a positive integer');
+  const repeat = values['text-repeat'] === undefined ? undefined : Number(values['text-repeat']);
+  const text = repeat === undefined ? values.text : 'abcdefghij'.repeat(Math.ceil(repeat / 10)).slice(0, repeat);
   const thinking = values.thinking !== undefined ? { thinking: values.thinking } : {};
   let step: FakeStep;
   if (values.scenario === 'text') {
-    step = { ...thinking, text: values.text, delayMs };
+    step = { ...thinking, text, chunkSize, delayMs };
   } else if (values.scenario === 'tool-loop') {
     let args: Record<string, unknown>;
     try {
@@ -51,7 +58,7 @@ async function main(): Promise<void> {
       finalText: (result) => final ?? `Done. Tool result: ${result.slice(0, 200)}`,
       ...thinking,
     });
-    step = (req): FakeTurn => ({ ...inner(req), delayMs });
+    step = (req): FakeTurn => ({ ...inner(req), chunkSize, delayMs });
   } else {
     fail('--scenario must be tool-loop or text');
   }
