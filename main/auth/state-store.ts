@@ -8,8 +8,7 @@
  */
 import { readFile, rename, writeFile, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-// Loaded on the first update (after a model call), not at start-up: graceful-fs and friends cost start-up time.
-let lockfile: Promise<typeof import('proper-lockfile')> | undefined;
+import lockfile from 'proper-lockfile';
 import { z } from 'zod';
 import type { ProfileState } from './cooldown.js';
 
@@ -76,9 +75,7 @@ export class AuthStateStore {
 
   /** Changes one profile's state under the cross-process lock; returns the new state of that profile. */
   async update(id: string, change: (s: ProfileState | undefined) => ProfileState): Promise<ProfileState> {
-    const mod = await (lockfile ??= import('proper-lockfile'));
-    const lf = (mod as typeof mod & { default?: typeof mod }).default ?? mod; // CommonJS: module.exports is `default`
-    const release = await lf.lock(this.file, {
+    const release = await lockfile.lock(this.file, {
       realpath: false,
       stale: this.staleMs,
       update: Math.max(1000, Math.floor(this.staleMs / 2)),
