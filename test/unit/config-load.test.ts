@@ -135,6 +135,11 @@ describe('bad configs → one exact line', () => {
     ['profile of the demo provider', json({ authProfiles: [{ id: 'demo:a', provider: 'demo' }] }), 'config.json: authProfiles[0].provider "demo" is not a configured provider'],
     ['profile id without the provider prefix', json({ authProfiles: [{ id: 'work', provider: 'anthropic' }] }), 'config.json: authProfiles[0].id: expected "anthropic:LABEL", got "work"'],
     ['profile id with an empty label', json({ authProfiles: [{ id: 'anthropic:', provider: 'anthropic' }] }), 'config.json: authProfiles[0].id: expected "anthropic:LABEL", got "anthropic:"'],
+    [
+      'two locked profiles of one provider',
+      json({ authProfiles: [{ id: 'openai:a', provider: 'openai', locked: true }, { id: 'openai:b', provider: 'openai', locked: true }] }),
+      'config.json: authProfiles[1].locked: "openai:a" is already the locked profile of openai',
+    ],
     ['duplicate profile ids', json({ authProfiles: [{ id: 'openai:a', provider: 'openai' }, { id: 'openai:a', provider: 'openai', apiKeyEnv: 'K' }] }), 'config.json: authProfiles[1].id: duplicate profile "openai:a"'],
     ['custom provider without api', json({ providers: { local: { baseUrl: 'http://127.0.0.1:1234/v1' } } }), 'config.json: providers.local.api: missing (expected one of "anthropic", "openai-chat", "openai-responses")'],
     ['custom provider without baseUrl', json({ providers: { local: { api: 'openai-chat' } } }), 'config.json: providers.local.baseUrl: missing (expected an http:// or https:// URL)'],

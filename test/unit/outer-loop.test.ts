@@ -125,6 +125,22 @@ describe('runOuterLoop (E7)', () => {
     expect(plan.kind === 'profiles' && plan.ready.map((p) => p.id)).toEqual(['p:personal']);
   });
 
+  it('a locked profile never rotates: a 429 on it probes it again rather than using the other key', async () => {
+    const locked: AppConfigInput = {
+      ...CONFIG,
+      authProfiles: [
+        { id: 'p:work', provider: 'p', apiKeyEnv: 'P_WORK' },
+        { id: 'p:personal', provider: 'p', apiKeyEnv: 'P_PERSONAL', locked: true },
+      ],
+    };
+    const { out, stream, retries } = await run([{ error: httpError(429, 'rate limited') }, { text: ['ok'] }], {
+      deps: { auth: pool(ENV, locked) },
+    });
+    expect(out).toMatchObject({ ok: true, attempts: 2, profileId: 'p:personal' });
+    expect(stream.requests.map((r) => r.apiKey)).toEqual(['key-personal', 'key-personal']);
+    expect(retries[0]!.next).toEqual({ action: 'backoff', waitMs: 250, profileId: 'p:personal' });
+  });
+
   it('resumes from the transcript: completed tool calls and results are kept across a retry', async () => {
     const { out, stream, transcript } = await run([
       { toolCalls: [{ id: 't1', name: 'list', arguments: {} }] },

@@ -98,6 +98,10 @@ function crossFieldProblem(config: AppConfig): string | undefined {
     }
     if (ids.has(profile.id)) return `authProfiles[${i}].id: duplicate profile "${profile.id}"`;
     ids.add(profile.id);
+    const other = config.authProfiles.findIndex((p) => p !== profile && p.provider === profile.provider && p.locked);
+    if (profile.locked && other >= 0 && other < i) {
+      return `authProfiles[${i}].locked: "${config.authProfiles[other]!.id}" is already the locked profile of ${profile.provider}`;
+    }
   }
 
   const known = [...builtIns, ...Object.keys(config.providers).filter((n) => !builtIns.includes(n))];
