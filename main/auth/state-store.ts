@@ -73,8 +73,21 @@ export class AuthStateStore {
     return {};
   }
 
-  /** Changes one profile's state under the cross-process lock; returns the new state of that profile. */
+  /**
+   * Changes one profile's state under the cross-process lock; returns the new state of that profile. Bookkeeping
+   * never fails a run: when the lock cannot be had or the file cannot be written, one warning, and the change
+   * applies to this answer only.
+   */
   async update(id: string, change: (s: ProfileState | undefined) => ProfileState): Promise<ProfileState> {
+    try {
+      return await this.updateLocked(id, change);
+    } catch (err) {
+      this.warnOnce(`could not save profile state to ${this.file} (${(err as Error).message}); cooldowns are not shared this time.`);
+      return change((await this.read())[id]);
+    }
+  }
+
+  private async updateLocked(id: string, change: (s: ProfileState | undefined) => ProfileState): Promise<ProfileState> {
     const release = await lockfile.lock(this.file, {
       realpath: false,
       stale: this.staleMs,

@@ -62,4 +62,15 @@ describe('AuthStateStore (E6 persisted state)', () => {
     await store.update('a:x', (s) => recordUse(s, 1));
     expect(await new AuthStateStore(file).read()).toEqual({ 'a:x': { lastUsedAt: 1 } });
   });
+
+  it('a state file that cannot be written costs one warning, never the caller', async () => {
+    const file = await tempFile();
+    await mkdir(join(file, 'in-the-way'), { recursive: true }); // a folder where the file should be: writes fail
+    const warnings: string[] = [];
+    const store = new AuthStateStore(file, { warn: (m) => warnings.push(m) });
+    expect(await store.update('a:x', (s) => recordUse(s, 7))).toEqual({ lastUsedAt: 7 });
+    expect(await store.update('a:x', (s) => recordUse(s, 8))).toEqual({ lastUsedAt: 8 });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/could not (?:read|save)/);
+  });
 });
