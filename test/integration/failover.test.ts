@@ -67,6 +67,7 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatchObject({ reason: 'rate_limit', profileId: 'fakeant:work', next: { action: 'rotate', profileId: 'fakeant:personal' } });
     expect(anthropic.requests.map(keyOf)).toEqual([KEYS.ANT_WORK, KEYS.ANT_PERSONAL]);
+    for (const line of first.lines.slice(0, -1)) expect(Object.keys(line)).toEqual(['type', 'runId', 'seq', 'stream', 'data']);
 
     anthropic.requests.length = 0;
     const second = await agent(home);
@@ -76,6 +77,28 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
     const list = await runCli(['auth', 'list', '--home', home], { env: cleanEnv({ ...KEYS, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }) });
     expect(list.stdout).toMatch(/^fakeant:work\tenv ANT_WORK\tsk-ant…0001\tcooling until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(rate_limit\) — last error: .*rate limit/m);
     expect(list.stdout).toMatch(/^fakeant:personal\tenv ANT_PERSONAL\tsk-ant…0002\tok$/m);
+  }, 60_000);
+
+  it('the same rotation through the OpenAI SDK (429 with its own body and headers)', async () => {
+    openai.requests.length = 0;
+    const SPARE = 'sk-oai-spare-0000000004';
+    openai.setDefault(byKey({ [KEYS.OAI_MAIN]: { fault: { kind: 'rate_limit', retryAfterSeconds: 20 } }, [SPARE]: { text: 'Spare key answered.' } }));
+    const home = await newHome({
+      authProfiles: [
+        { id: 'fakeoai:main', provider: 'fakeoai', apiKeyEnv: 'OAI_MAIN' },
+        { id: 'fakeoai:spare', provider: 'fakeoai', apiKeyEnv: 'OAI_SPARE' },
+      ],
+    });
+    const r = await runCli(['agent', '--json', '--home', home, '--workspace', workspace, '--model', 'fakeoai/gpt-fake', '--message', 'hello'], {
+      env: cleanEnv({ ...KEYS, OAI_SPARE: SPARE }),
+    });
+    const { retries, result } = parse(r.lines);
+    expect(result.meta).toMatchObject({ attempts: 2, profileId: 'fakeoai:spare', provider: 'fakeoai' });
+    expect(result.payloads).toEqual([{ text: 'Spare key answered.' }]);
+    // retry-after 20 s: the main key cools at least that long, and the loop rotated instead of sleeping
+    expect(retries[0]).toMatchObject({ reason: 'rate_limit', profileId: 'fakeoai:main', next: { action: 'rotate', profileId: 'fakeoai:spare' } });
+    expect(Number(retries[0]!.cooldownUntil) - Date.now()).toBeGreaterThan(15_000);
+    expect(openai.requests.map(keyOf)).toEqual([KEYS.OAI_MAIN, SPARE]);
   }, 60_000);
 
   it('plain mode says what happens on stderr, and prints the reply once', async () => {
@@ -178,6 +201,8 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
     const { retries, result } = parse(r.lines);
     expect(result.status).toBe('timeout');
     expect(retries[0]).toMatchObject({ next: { action: 'wait', waitMs: 30_000 } });
-    expect(elapsed).toBeLessThan(4500);
+    const lifecycle = (r.lines as Line[]).filter((l) => l.stream === 'lifecycle').map((l) => l.data as { startedAt?: number; endedAt?: number });
+    expect(lifecycle.at(-1)!.endedAt! - lifecycle[0]!.startedAt!).toBeLessThan(4000); // the deadline, plus under 1 s
+    expect(elapsed).toBeLessThan(4500); // the whole new process
   }, 60_000);
 });
