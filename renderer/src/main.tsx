@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { startChat } from './store/chat-store.js';
 import { pickTransport } from './transport/pick.js';
+import { preloadHighlighter } from './lib/highlight.js';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
@@ -15,6 +16,7 @@ if ('error' in transport) {
   );
 } else {
   void startChat(transport);
+  preloadHighlighter();
   root.render(
     <StrictMode>
       <App />

@@ -1,6 +1,6 @@
 import { memo, useEffect, useState } from 'react';
 import type { ThemedToken } from 'shiki/core';
-import { highlight, langLabel } from '../lib/highlight.js';
+import { cachedHighlight, highlight, langLabel } from '../lib/highlight.js';
 import { CopyButton } from './CopyButton.js';
 
 /**
@@ -8,8 +8,12 @@ import { CopyButton } from './CopyButton.js';
  * loaded (plain text until then — same layout, so nothing jumps). Long lines scroll horizontally.
  */
 export const CodeBlock = memo(function CodeBlock({ code, lang }: { code: string; lang: string }) {
-  const [tokens, setTokens] = useState<{ code: string; lines: ThemedToken[][] } | undefined>(undefined);
+  const [tokens, setTokens] = useState<{ code: string; lines: ThemedToken[][] } | undefined>(() => {
+    const lines = cachedHighlight(code, lang);
+    return lines ? { code, lines } : undefined;
+  });
   useEffect(() => {
+    if (tokens?.code === code) return; // already highlighted (from the cache)
     let live = true;
     // while streaming, the code grows each frame: highlight after a short pause instead of on every delta
     const timer = setTimeout(() => {

@@ -1,5 +1,5 @@
-import { memo, useMemo, type ReactNode } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import { memo, useMemo, type ReactElement, type ReactNode } from 'react';
+import renderMarkdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { safeHref, splitBlocks } from '../lib/markdown.js';
@@ -45,12 +45,27 @@ const components: Components = {
 const remarkPlugins = [remarkGfm];
 const rehypePlugins = [rehypeSanitize];
 
+/**
+ * Parsed blocks by source text. A virtualised list mounts a message again each time it scrolls into view; the
+ * element tree of a finished block is immutable, so it is parsed once and reused.
+ */
+const CACHE_MAX = 2000;
+const cache = new Map<string, ReactElement>();
+function parsed(source: string): ReactElement {
+  let el = cache.get(source);
+  if (el) {
+    cache.delete(source); // least recently used goes first
+    cache.set(source, el);
+    return el;
+  }
+  el = renderMarkdown({ children: source, remarkPlugins, rehypePlugins, components }) as ReactElement;
+  cache.set(source, el);
+  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
+  return el;
+}
+
 const Block = memo(function Block({ source }: { source: string }) {
-  return (
-    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-      {source}
-    </ReactMarkdown>
-  );
+  return parsed(source);
 });
 
 /** GFM markdown, sanitised. Split into blocks so streaming re-renders only the block still being written. */

@@ -1,7 +1,7 @@
-import { useCallback, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { Virtuoso } from 'react-virtuoso';
 import { useChat } from '../store/chat-store.js';
-import type { Turn } from '../store/types.js';
+import type { AssistantTurn, Turn } from '../store/types.js';
 import { AssistantMessage } from './AssistantMessage.js';
 import { UserMessage } from './UserMessage.js';
 
@@ -21,6 +21,36 @@ const itemContent = (_: number, turn: Turn) => (
 );
 const itemKey = (_: number, turn: Turn) => turn.id;
 
+/** The streaming run, if the conversation ends with one: it is drawn below the list, not as a list item. */
+function liveTurn(turns: Turn[]): AssistantTurn | undefined {
+  const last = turns[turns.length - 1];
+  return last?.kind === 'assistant' && last.status === 'running' ? last : undefined;
+}
+
+interface ListContext {
+  follow(): void;
+}
+
+/**
+ * The run being streamed sits in the list's footer: its growth every frame then costs one re-render and one
+ * scroll, not a re-measure of the virtualised items. Once it ends it joins the list.
+ */
+function LiveFooter({ context }: { context: ListContext }) {
+  const turn = useChat((s) => liveTurn(s.turns));
+  useLayoutEffect(() => context.follow(), [turn, context]);
+  return <div className="messages-inner messages-live">{turn ? <AssistantMessage turn={turn} /> : null}</div>;
+}
+const components = { Footer: LiveFooter };
+
+/** Keeps the same array while the finished turns are the same objects (the list's data must not churn per frame). */
+function useStableSettled(turns: Turn[]): Turn[] {
+  const prev = useRef<Turn[]>([]);
+  const n = liveTurn(turns) ? turns.length - 1 : turns.length;
+  const old = prev.current;
+  if (old.length !== n || old.some((t, i) => t !== turns[i])) prev.current = turns.slice(0, n);
+  return prev.current;
+}
+
 /**
  * The transcript, virtualised (react-virtuoso): only what is on screen is rendered, so a session of thousands of
  * messages opens and scrolls at full speed. Follows new output only while the reader is at the bottom.
@@ -28,12 +58,15 @@ const itemKey = (_: number, turn: Turn) => turn.id;
 export function MessageList() {
   const turns = useChat((s) => s.turns);
   const sessionKey = useChat((s) => s.sessionKey);
+  const settled = useStableSettled(turns);
   const scroller = useRef<HTMLElement | null>(null);
   const atBottom = useRef(true);
-  const follow = useCallback(() => {
-    const el = scroller.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight; // a growing last message stays in view
-  }, []);
+  const context = useRef<ListContext>({
+    follow() {
+      const el = scroller.current;
+      if (el && atBottom.current) el.scrollTop = el.scrollHeight; // a growing last message stays in view
+    },
+  }).current;
 
   if (turns.length === 0) {
     return (
@@ -48,16 +81,19 @@ export function MessageList() {
       className="messages"
       role="log"
       aria-label="Conversation"
-      data={turns}
+      data={settled}
+      context={context}
+      components={components}
       computeItemKey={itemKey}
       itemContent={itemContent}
-      initialTopMostItemIndex={{ index: turns.length - 1, align: 'end' }}
+      initialTopMostItemIndex={settled.length > 0 ? { index: settled.length - 1, align: 'end' } : 0}
       followOutput={(bottom) => (bottom ? 'auto' : false)}
       atBottomThreshold={48}
       atBottomStateChange={(bottom) => (atBottom.current = bottom)}
-      totalListHeightChanged={follow}
+      totalListHeightChanged={context.follow}
       scrollerRef={(el) => (scroller.current = el instanceof HTMLElement ? el : null)}
       increaseViewportBy={{ top: 400, bottom: 400 }}
+      defaultItemHeight={96}
     />
   );
 }

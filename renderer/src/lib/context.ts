@@ -14,6 +14,19 @@ export interface ContextFigure {
 
 const CHARS_PER_TOKEN = 4;
 
+// turns are immutable: each one's size is computed once (the meter re-reads thousands of them per frame)
+const sizes = new WeakMap<Turn, number>();
+function charsOf(t: Turn): number {
+  let n = sizes.get(t);
+  if (n === undefined) {
+    n = 0;
+    if (t.kind === 'user') n = t.text.length;
+    else for (const p of t.parts) n += p.kind === 'text' ? p.text.length : p.kind === 'tool' ? JSON.stringify(p.tool.args).length + (p.tool.result?.length ?? 0) : 0;
+    sizes.set(t, n);
+  }
+  return n;
+}
+
 export function contextFigure(turns: Turn[], models: ModelInfo[], selected: string | undefined): ContextFigure | undefined {
   let used: number | undefined;
   let estimated = false;
@@ -36,10 +49,7 @@ export function contextFigure(turns: Turn[], models: ModelInfo[], selected: stri
   }
   if (used === undefined) {
     let chars = 0;
-    for (const t of turns) {
-      if (t.kind === 'user') chars += t.text.length;
-      else for (const p of t.parts) chars += p.kind === 'text' ? p.text.length : p.kind === 'tool' ? JSON.stringify(p.tool.args).length + (p.tool.result?.length ?? 0) : 0;
-    }
+    for (const t of turns) chars += charsOf(t);
     if (chars === 0) return undefined;
     used = Math.round(chars / CHARS_PER_TOKEN);
     estimated = true;

@@ -115,11 +115,41 @@ function ensureLang(h: HighlighterCore, id: string): Promise<void> {
   return p;
 }
 
+const TOKEN_CACHE_MAX = 500;
+const tokenCache = new Map<string, ThemedToken[][]>();
+
+/** Already highlighted (a block scrolled back into view): its tokens at once, so it never flashes plain. */
+export function cachedHighlight(code: string, lang: string): ThemedToken[][] | undefined {
+  return tokenCache.get(`${lang}\0${code}`);
+}
+
 /** Highlighted lines of `code`, or undefined when the language is unknown (the block stays plain). */
 export async function highlight(code: string, lang: string): Promise<ThemedToken[][] | undefined> {
   const id = resolveLang(lang);
   if (!id) return undefined;
+  const key = `${lang}\0${code}`;
+  const hit = tokenCache.get(key);
+  if (hit) return hit;
   const h = await getHighlighter();
   await ensureLang(h, id);
-  return h.codeToTokens(code, { lang: id, themes: THEMES }).tokens;
+  const tokens = h.codeToTokens(code, { lang: id, themes: THEMES }).tokens;
+  tokenCache.set(key, tokens);
+  if (tokenCache.size > TOKEN_CACHE_MAX) tokenCache.delete(tokenCache.keys().next().value!);
+  return tokens;
+}
+
+/** Loads the highlighter and the usual grammars while the app is idle, so the first code block does not wait. */
+export function preloadHighlighter(langs: string[] = ['typescript', 'shellscript', 'json', 'python']): void {
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void) => void }).requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 500));
+  idle(() => {
+    void getHighlighter()
+      .then(async (h) => {
+        for (const id of langs) {
+          await ensureLang(h, id);
+          h.codeToTokens('const x = 1', { lang: id, themes: THEMES }); // compiles the grammar's first rules
+          await new Promise((r) => idle(() => r(undefined)));
+        }
+      })
+      .catch(() => undefined);
+  });
 }

@@ -99,9 +99,16 @@ export async function refreshProfiles(): Promise<void> {
   if (ends.length > 0) profileTimer = setTimeout(() => void refreshProfiles(), Math.min(30_000, Math.max(1000, Math.min(...ends) - Date.now() + 250)));
 }
 
+/** performance marks for `npm run bench:ui` (where the time to open a session goes). */
+const mark = (name: string): void => void globalThis.performance?.mark?.(`agentdesk:${name}`);
+
 async function loadHistory(sessionKey: string): Promise<Turn[]> {
+  mark('history-request');
   const history = await transport!.api.request('sessions.history', { sessionKey });
-  return historyToTurns(history);
+  mark('history-received');
+  const turns = historyToTurns(history);
+  mark('history-converted');
+  return turns;
 }
 
 /** Connects the store to a transport and loads app info, models and the session's history. */
@@ -115,25 +122,21 @@ export async function startChat(t: RendererTransport): Promise<void> {
     if (connection === 'open') wasOpen = true;
   });
   t.api.onEvent((event) => batcher.push(event));
-  try {
-    const { sessionKey } = useChat.getState();
-    const [info, models, history] = await Promise.all([
-      t.api.request('app.info', {}),
-      t.api.request('models.list', {}),
-      loadHistory(sessionKey),
-    ]);
+  // Each answer is shown as soon as it arrives: a slow models list (keychain) never holds the conversation back.
+  const { sessionKey } = useChat.getState();
+  const failed = (err: unknown): void => useChat.setState({ error: `Could not load: ${message(err)}` });
+  const history = loadHistory(sessionKey).then((turns) => {
     batcher.flushNow();
-    useChat.setState((s) => ({
-      appInfo: info,
-      models,
-      model: s.model ?? defaultModel(models, info),
-      // events that arrived while loading stay after the stored history
-      turns: [...history, ...s.turns],
-    }));
-    void refreshProfiles();
-  } catch (err) {
-    useChat.setState({ error: `Could not load: ${message(err)}` });
-  }
+    // events that arrived while loading stay after the stored history
+    if (useChat.getState().sessionKey === sessionKey) useChat.setState((s) => ({ turns: [...turns, ...s.turns] }));
+    mark('history-shown');
+  }, failed);
+  const info = Promise.all([t.api.request('app.info', {}), t.api.request('models.list', {})]).then(([appInfo, models]) => {
+    useChat.setState((s) => ({ appInfo, models, model: s.model ?? defaultModel(models, appInfo) }));
+    mark('models-shown');
+  }, failed);
+  await Promise.all([history, info]);
+  void refreshProfiles();
 }
 
 /**

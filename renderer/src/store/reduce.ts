@@ -181,13 +181,23 @@ export function applyEventToTurn(turn: AssistantTurn, event: AgentEvent): Assist
 /** Applies a batch of events (in arrival order) for one session. */
 export function applyEvents(turns: Turn[], events: AgentEvent[], sessionKey: string): Turn[] {
   let out = turns;
+  let copied = false; // one copy per batch, not one per event: histories hold thousands of turns
   for (const event of events) {
     if (event.sessionKey !== sessionKey) continue;
-    out = ensureRunTurn(out, event.runId);
-    const index = out.findLastIndex((t) => t.kind === 'assistant' && t.runId === event.runId);
+    let index = out.findLastIndex((t) => t.kind === 'assistant' && t.runId === event.runId);
+    if (index < 0) {
+      out = ensureRunTurn(out, event.runId);
+      copied = true;
+      index = out.length - 1;
+    }
     const turn = out[index] as AssistantTurn;
     const updated = applyEventToTurn(turn, event);
-    if (updated !== turn) out = out.map((t, i) => (i === index ? updated : t));
+    if (updated === turn) continue;
+    if (!copied) {
+      out = out.slice();
+      copied = true;
+    }
+    out[index] = updated;
   }
   return out;
 }
