@@ -17,7 +17,7 @@ let browser: Browser;
 let context: BrowserContext;
 let web: WebServer;
 let folders: { home: string; workspace: string };
-const env = () => offlineEnv({ FAKE_KEY: 'sk-ant-e2e-key-0002', AGENTDESK_WEB_TOKEN: TOKEN });
+const env = () => offlineEnv({ FAKE_KEY: 'sk-ant-e2e-key-0002', FAKE_KEY_2: 'sk-ant-e2e-key-0003', AGENTDESK_WEB_TOKEN: TOKEN });
 
 const TS_CODE = 'export function add(a: number, b: number): number {\n  return a + b; // <sum> & "quotes"\n}';
 const REPLY = [
@@ -70,7 +70,11 @@ beforeAll(async () => {
     join(folders.home, 'config.json'),
     JSON.stringify({
       providers: { fake: { api: 'anthropic', baseUrl: fake.baseUrl, models: [{ id: 'claude-fake', reasoning: true, contextWindow: 200_000 }] } },
-      authProfiles: [{ id: 'fake:e2e', provider: 'fake', apiKeyEnv: 'FAKE_KEY' }],
+      // two keys: a 429 on the first rotates to the second (the outer loop, E7)
+      authProfiles: [
+        { id: 'fake:work', provider: 'fake', apiKeyEnv: 'FAKE_KEY' },
+        { id: 'fake:personal', provider: 'fake', apiKeyEnv: 'FAKE_KEY_2' },
+      ],
       agent: { model: { primary: 'fake/claude-fake' } },
     }),
   );
@@ -190,6 +194,24 @@ describe('chat view in Chromium', () => {
     expect(await run.getByTestId('compaction-notice').textContent()).toContain('180k → 22k');
     expect(await run.textContent()).not.toContain('Partial that must vanish');
     await shot(page, 'retry-compaction');
+    await page.close();
+  });
+
+  it('a 429 on the first key shows the retry line, the answer from the second key once, and the cooling key', async () => {
+    const { page, problems } = await openPage();
+    await ready(page);
+    fake.enqueue({ fault: { kind: 'rate_limit', retryAfterSeconds: 30 } }, { text: 'Answered on the second key.' });
+    await send(page, 'Try the rate limit');
+    const run = page.locator('[data-testid="assistant-message"][data-status="done"]').filter({ hasText: 'Answered on the second key.' });
+    await run.waitFor({ timeout: 15_000 });
+    expect(await run.getByTestId('retry-line').textContent()).toContain('rate-limited on fake:work, switching to fake:personal');
+    expect((await run.textContent())!.split('Answered on the second key.').length).toBe(2); // shown once
+    const cooling = page.getByTestId('profile-cooldowns');
+    await cooling.waitFor();
+    expect(await cooling.textContent()).toMatch(/fake:work cooling \(rate limit\) · \d+ (s|min)/);
+    expect(await cooling.locator('[title*="cooling down until"]').count()).toBe(1);
+    await shot(page, 'retry-429');
+    expect(problems).toEqual([]);
     await page.close();
   });
 

@@ -49,6 +49,12 @@ describe('applyEvents', () => {
     ]);
   });
 
+  it('keeps the start warning (E5 small context window) on the run', () => {
+    seq = 0;
+    const turns = applyEvents([], [ev('lifecycle', { phase: 'start', startedAt: 1, provider: 'p', model: 'm', warning: 'The context window is small.' })], 'main');
+    expect(assistant(turns)[0]!.warning).toBe('The context window is small.');
+  });
+
   it('ignores duplicated/replayed events and events of other sessions', () => {
     seq = 0;
     const once = applyEvents([], [ev('assistant', { delta: 'Hi', text: 'Hi' }, 'r1', 'main', 0)], 'main');

@@ -119,6 +119,11 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
           </span>
         )}
       </header>
+      {turn.warning && (
+        <div className="notice notice-retry" role="status" data-testid="run-warning">
+          {turn.warning}
+        </div>
+      )}
       {turn.parts.map((part, i) => (
         <PartView key={partKey(part, i)} part={part} live={live} last={i === turn.parts.length - 1} />
       ))}

@@ -94,6 +94,7 @@ function applyLifecycle(turn: AssistantTurn, data: LifecycleData): AssistantTurn
         startedAt: data.startedAt,
         model: `${data.provider}/${data.model}`,
         demo: data.demo === true,
+        ...(data.warning ? { warning: data.warning } : {}),
       };
     case 'end':
     case 'error': {

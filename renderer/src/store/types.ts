@@ -59,6 +59,8 @@ export interface AssistantTurn {
   answeredBy?: string;
   /** While the message waits behind a busy session. */
   queue?: { mode: QueueMode; position: number };
+  /** E5: the run started with a warning (e.g. a small context window). */
+  warning?: string;
   /** Slow lane: how long it has waited so far. */
   waitedMs?: number;
 }
