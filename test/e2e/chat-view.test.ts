@@ -215,6 +215,32 @@ describe('chat view in Chromium', () => {
     await page.close();
   });
 
+  it('a message sent while a reply runs waits as a chip with its mode and can be removed; Esc stops the reply', async () => {
+    const { page } = await openPage();
+    await ready(page);
+    fake.enqueue({ text: 'A slow reply that takes its time to arrive. '.repeat(20), chunkSize: 4, delayMs: 40 });
+    await send(page, 'Start something slow');
+    const running = page.locator('[data-testid="assistant-message"][data-status="running"]');
+    await running.getByText('A slow reply').waitFor();
+    await send(page, 'And then this');
+    const chip = page.getByTestId('queue-chip');
+    await chip.waitFor();
+    expect(await chip.textContent()).toContain('followup');
+    expect(await chip.textContent()).toContain('And then this');
+    expect(await page.getByText('Starting…').count()).toBe(0); // a queued message does not claim to be starting
+    await shot(page, 'queued');
+    await chip.getByRole('button', { name: 'Remove from queue' }).click();
+    await chip.waitFor({ state: 'detached' });
+    await page.locator('[data-testid="assistant-message"][data-status="removed"]').waitFor();
+
+    await page.getByLabel('Message').focus();
+    await page.keyboard.press('Escape');
+    const stopped = page.locator('[data-testid="assistant-message"][data-status="stopped"]').filter({ hasText: 'A slow reply' });
+    await stopped.waitFor();
+    expect(await stopped.getByTestId('run-stopped').textContent()).toBe('Stopped');
+    await page.close();
+  });
+
   it('while the server is down the composer waits; after it is back the message is sent exactly once', async () => {
     const { page } = await openPage();
     await ready(page);

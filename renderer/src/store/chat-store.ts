@@ -229,15 +229,40 @@ export async function retryRun(runTurnId: string): Promise<void> {
   if (user) await sendMessage(user.text);
 }
 
-/** A queued message: removed (never runs) or turned into a steer of the running reply. */
+/** A queued message: removed (it never runs). */
 export async function removeQueued(runId: string): Promise<void> {
   if (!transport) return;
-  const removed = await optionalRequest<unknown>('queue.remove', { runId });
-  if (removed === undefined) await transport.api.request('agent.abort', { runId }).catch(() => undefined);
+  try {
+    const { removed } = await transport.api.request('queue.remove', { runId });
+    if (!removed) await transport.api.request('agent.abort', { runId });
+  } catch (err) {
+    useChat.setState({ error: `Could not remove it: ${message(err)}` });
+  }
 }
+
+/** A queued message handed to the running reply instead (steer): taken out of the queue, then steered in. */
 export async function steerQueued(runId: string): Promise<void> {
-  const ok = await optionalRequest<unknown>('queue.steer', { runId });
-  if (ok === undefined) useChat.setState({ error: 'This message could not be switched to steer.' });
+  if (!transport) return;
+  const { turns, sessionKey } = useChat.getState();
+  const user = turns.find((t): t is UserTurn => t.kind === 'user' && t.runId === runId);
+  if (!user) return;
+  try {
+    const { removed } = await transport.api.request('queue.remove', { runId });
+    if (!removed) return; // it started meanwhile: nothing to steer
+    const result = await transport.api.request('agent.steer', { sessionKey, message: user.text });
+    if (result.status === 'rate_limited') throw new Error(`try again in ${Math.ceil(result.retryAfterMs / 1000)} s`);
+    const into = result.runId;
+    useChat.setState((s) => ({
+      turns: ensureRunTurn(
+        s.turns
+          .filter((t) => !(t.kind === 'assistant' && t.runId === runId)) // the queued entry is gone; the steer takes its place
+          .map((t) => (t.id === user.id ? { ...user, runId: into } : t)),
+        into,
+      ),
+    }));
+  } catch (err) {
+    useChat.setState({ error: `Could not steer it: ${message(err)}` });
+  }
 }
 
 export async function openSession(sessionKey: string): Promise<void> {

@@ -98,6 +98,8 @@ function applyLifecycle(turn: AssistantTurn, data: LifecycleData): AssistantTurn
       };
     case 'end':
     case 'error': {
+      // a removed or merged queued message ends its run record too: it stays shown as what happened to it
+      if (turn.status === 'removed' || turn.status === 'merged') return { ...turn, endedAt: data.endedAt };
       const meta = data.result?.meta;
       const ended = {
         ...turn,
