@@ -9,6 +9,7 @@
  * Prints a table and writes test-results/bench-ui.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { SessionStore } from '../../main/sessions/store.js';
@@ -160,12 +161,12 @@ async function main(): Promise<void> {
       await page.mouse.wheel(0, -600);
       await page.waitForTimeout(50);
     }));
-    const result = { marks, messages: MESSAGES, deltasPerSecond: DELTAS_PER_SECOND, streamedDeltas: chunks, openMs, opens, idle, following, scrolling };
+    const result = { loadavg: loadavg(), marks, messages: MESSAGES, deltasPerSecond: DELTAS_PER_SECOND, streamedDeltas: chunks, openMs, opens, idle, following, scrolling };
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, 'bench-ui.json'), `${JSON.stringify(result, null, 2)}\n`);
     const row = (name: string, s: Sample) =>
       `${name.padEnd(34)} ${String(s.fps).padStart(6)} fps   worst second ${String(s.worstSecondFps).padStart(3)}   long tasks ${s.longTasks} (max ${s.longestTaskMs} ms)`;
-    console.log(`chat view, ${MESSAGES} messages in the session`);
+    console.log(`chat view, ${MESSAGES} messages in the session — load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (absolute figures drift on a shared machine)`);
     console.log(`open the session (median of 3)        ${openMs} ms   [${opens.join(', ')}]`);
     console.log(`  where it goes (ms since navigation): ${Object.entries(marks).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     console.log(row('idle', idle));
