@@ -2,10 +2,11 @@
  * Headless command line on the same gateway as the app (SPEC "The headless command line").
  * Exit status: 0 ok, 1 a run that ended in error or timeout, 2 bad usage or bad config (one line naming the problem).
  */
-import { parseAgentArgs, parseAuthArgs, parseSubagentsArgs } from './cli/args.js';
+import { parseAgentArgs, parseAuthArgs, parsePluginsArgs, parseSubagentsArgs } from './cli/args.js';
 import { runAgentCommand } from './cli/agent-command.js';
 import { runAuthCommand } from './cli/auth-command.js';
 import { runSubagentsCommand } from './cli/subagents-command.js';
+import { runPluginsCommand } from './cli/plugins-command.js';
 import { EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, HELP, UsageError } from './cli/usage-error.js';
 import pkg from '../package.json';
 
@@ -28,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'agent') return await runAgentCommand(parseAgentArgs(rest), io);
     if (command === 'auth') return await runAuthCommand(parseAuthArgs(rest), { ...io, readStdin });
     if (command === 'subagents') return await runSubagentsCommand(parseSubagentsArgs(rest), io);
+    if (command === 'plugins') return await runPluginsCommand(parsePluginsArgs(rest), io);
     if (command === '--version' || command === '-v') {
       io.out(`${pkg.version}\n`);
       return EXIT_OK;

@@ -24,6 +24,11 @@ export interface AgentParams {
   idempotencyKey?: string;
   /** E3: what happens when the session is busy (default: config agent.queueMode). */
   queueMode?: QueueMode;
+  /**
+   * E9: the folder the run's tools work in. With the sandbox on only the workspace itself is allowed (anything else
+   * is a hard error); with it off, a folder inside the workspace.
+   */
+  cwd?: string;
 }
 
 export interface AgentAccepted {

@@ -130,3 +130,17 @@ export function parseSubagentsArgs(args: string[]): SubagentsArgs {
   }
   throw new UsageError(action ? `unknown subagents command "${action}" (use list, abort or steer)` : 'subagents needs a command: list, abort or steer');
 }
+
+export interface PluginsArgs {
+  action: 'list';
+  home?: string;
+}
+
+export function parsePluginsArgs(args: string[]): PluginsArgs {
+  const [action, ...rest] = args;
+  if (action === 'list') {
+    const { values } = parse(rest, { home: { type: 'string' } });
+    return { action, home: (values as Record<string, string | undefined>).home };
+  }
+  throw new UsageError(action ? `unknown plugins command "${action}" (use list)` : 'plugins needs a command: list');
+}

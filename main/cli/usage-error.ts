@@ -16,5 +16,6 @@ export const HELP = `Usage:
   agentdesk subagents list [--json]                 (subagents of every process using this home folder)
   agentdesk subagents abort ID
   agentdesk subagents steer ID --message TEXT
+  agentdesk plugins list                            (plugins in <home>/plugins: enabled or not, hooks, errors)
 
 Try it without any key:  agentdesk agent --model demo/agent --message "What is in this folder?"`;

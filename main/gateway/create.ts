@@ -38,6 +38,13 @@ import { AuthPool } from '../auth/pool.js';
 import { AUTH_STATE_FILE, AuthStateStore } from '../auth/state-store.js';
 import type { RecoverOverflow } from '../engine/run/overflow.js';
 import { authMethods } from './methods/auth.js';
+import { HookRunner } from '../engine/attempt/hook-runner.js';
+import { loadPlugins } from '../engine/plugins.js';
+import { SkillCatalog } from '../engine/attempt/skills.js';
+import { buildSystemPrompt } from '../engine/attempt/system-prompt.js';
+import { runWorkspace } from '../engine/attempt/run-cwd.js';
+import { resolveModelWithHooks } from '../engine/run/run-hooks.js';
+import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
 
 export interface AppGateway extends GatewayApi {
   readonly config: AppConfig;
@@ -79,7 +86,13 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const config = opts.config ?? (await loadConfig(opts.home));
   const workspace = await realWorkspace(opts.workspace);
   const store = new SessionStore(join(opts.home, 'sessions'));
-  const tools = createWorkspaceTools();
+  // E19: one hook runner for the app's own handlers and every enabled plugin (<home>/plugins, off until enabled).
+  const hooks = new HookRunner({ timers });
+  hooks.register('app', opts.hooks ?? {});
+  await loadPlugins({ home: opts.home, enabled: config.plugins.enabled, runner: hooks, timers });
+  // E9: skills from the workspace and <home>/skills, bodies loaded on demand with load_skill.
+  const skills = SkillCatalog.for({ workspace, home: opts.home });
+  const tools = [...createWorkspaceTools(), skills.tool()];
   const lanes = new Lanes({ maxConcurrent: config.agent.maxConcurrent, timers, now, sessionLock: sessionRunLock(store.dir) });
   const runs = new RunRegistry(timers);
   const hub = new EventHub();
@@ -107,6 +120,8 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     thinking: ThinkingLevel;
     timeoutMs: number;
     tools: readonly Tool[];
+    /** The folder the run's tools work in (the workspace, or a cwd inside it when the sandbox is off). */
+    workspace: string;
   }
   /** What each accepted run executes with, by runId (until it ends). */
   const runOptions = new Map<string, RunOptions>();
@@ -118,16 +133,19 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     emit: hub.emit,
     now,
     timers,
-    execute: (record, message, inbox, emitter) => {
+    execute: async (record, message, inbox, emitter) => {
       const o = runOptions.get(record.runId)!;
+      const hookContext = { runId: record.runId, sessionKey: record.sessionKey, sessionId: record.sessionId, workspace: o.workspace };
+      // E19: before_model_resolve (then legacy before_agent_start) may switch the model for this run.
+      const model = await resolveModelWithHooks(hooks, { prompt: message, model: o.model }, hookContext, (ref) => resolveModel(config, ref));
       return executeRun(
         {
           runId: record.runId,
           sessionKey: record.sessionKey,
           sessionId: record.sessionId,
           message,
-          model: o.model,
-          fallbacks: fallbacks.filter((f) => f.provider !== o.model.provider || f.id !== o.model.id),
+          model,
+          fallbacks: fallbacks.filter((f) => f.provider !== model.provider || f.id !== model.id),
           thinking: o.thinking,
           timeoutMs: o.timeoutMs,
           steer: inbox,
@@ -135,8 +153,18 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
         {
           store,
           tools: o.tools,
-          workspace,
-          hooks: opts.hooks ?? {},
+          workspace: o.workspace,
+          hooks,
+          systemPrompt: async (m) =>
+            buildSystemPrompt({
+              workspace: o.workspace,
+              model: m,
+              tools: [...o.tools, { name: SEND_MESSAGE_TOOL, description: '', parameters: {} }],
+              now: now(),
+              skills: await skills.snapshot(),
+              hooks,
+              hookContext,
+            }),
           now,
           timers,
           random: opts.random ?? Math.random,
@@ -161,6 +189,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     queueMode?: QueueMode;
     lane?: BoundedLane;
     parent?: { runId: string; sessionKey: string };
+    cwd?: string;
   }
 
   /** Resolves the model and session, then hands the message to the dispatcher (queue modes, lanes). */
@@ -173,9 +202,16 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     } catch (err) {
       throw new GatewayError('bad_request', (err as Error).message);
     }
+    // E9: with the sandbox on, a cwd override is a hard error.
+    const runWs = await runWorkspace({ workspace, sandbox: config.agent.sandbox, ...(p.cwd ? { cwd: p.cwd } : {}) }).catch((err: Error) => {
+      throw new GatewayError('bad_request', err.message);
+    });
+    const existed = await store.get(p.sessionKey);
     const session = await store.resolve(p.sessionKey, { model: ref, ...(p.parent ? { parentSessionKey: p.parent.sessionKey } : {}) });
+    if (!existed) void hooks.fire('session_start', { sessionKey: p.sessionKey, sessionId: session.sessionId }, { sessionKey: p.sessionKey, sessionId: session.sessionId });
     const runId = randomUUID();
     runOptions.set(runId, {
+      workspace: runWs,
       model,
       thinking: p.thinking ?? config.agent.thinking,
       timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
@@ -284,6 +320,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     ...authMethods(auth),
   };
 
+  void hooks.fire('gateway_start', { workspace }, { workspace });
   return {
     config,
     workspace,
@@ -302,6 +339,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     },
     async close() {
       closed = true;
+      await hooks.fire('gateway_stop', {}, { workspace });
       for (const run of runs.active()) runs.abort(run.runId, new Error('The app is closing.'));
       await Promise.allSettled(runs.active().map((r) => r.done));
       await control.close();

@@ -18,6 +18,7 @@ export const paramSchemas = {
       thinking: thinking.optional(),
       timeoutSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
       idempotencyKey: z.string().min(1).max(200).optional(),
+      cwd: z.string().min(1).max(4096).optional(),
       queueMode: z.enum(['followup', 'collect', 'steer', 'interrupt']).optional(),
     })
     .strict(),

@@ -16,6 +16,7 @@ const DEFAULTS = {
     queueMode: 'followup',
     sandbox: true,
   },
+  plugins: { enabled: [] },
 };
 
 const messageOf = (text: string): string => {

@@ -8,7 +8,9 @@ import { emptyUsage, toolCallsOf } from '../messages.js';
 import type { ModelDef, StreamFn, ThinkingLevel, ToolSpec } from '../../providers/types.js';
 import type { Tool } from '../../tools/types.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
+import { asHookRunner, type HookRunner } from './hook-runner.js';
 import type { EngineHooks } from './hooks.js';
+import { revisionRequest } from './finalize.js';
 import { CallSubscriber, mayCloseThinkWithoutOpener } from '../stream/call-subscriber.js';
 import { wrapStreamFn } from '../stream/wrappers/index.js';
 import { createMessaging } from './send-message.js';
@@ -36,7 +38,8 @@ export interface AttemptParams {
   signal: AbortSignal;
   idleTimeoutMs: number;
   emitter: RunEmitter;
-  hooks: EngineHooks;
+  /** The hook runner (E19); a plain set of handlers is wrapped in one. */
+  hooks: HookRunner | EngineHooks;
   now: () => number;
   /** Appends one message to the session transcript (serialised by the session write lock, E13). */
   persist: (message: Message) => Promise<void>;
@@ -83,6 +86,9 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const messages = [...p.messages];
   const texts: string[] = [];
   let turn = 0;
+  let revisions = 0;
+  const hooks = asHookRunner(p.hooks);
+  const hookCtx = { runId: p.runId, sessionKey: p.sessionKey, workspace: p.workspace };
   const messaging = createMessaging({ emitter: p.emitter, turn: () => (p.turnOffset ?? 0) + turn, deliver: (t) => void texts.push(t) });
   const tools = [...p.tools, messaging.tool];
   const specs = toolSpecs(tools);
@@ -144,7 +150,17 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     }
 
     const calls = toolCallsOf(message);
-    if (calls.length === 0) return result('ok', { lastMessage: message });
+    if (calls.length === 0) {
+      const revision = await revisionRequest(hooks, { finalText: outcome.visibleText, revisions, aborted: p.signal.aborted }, hookCtx);
+      if (revision === undefined) return result('ok', { lastMessage: message });
+      // A hook asked for a revision: the superseded answer is not delivered; the request goes in as a user turn.
+      revisions++;
+      if (outcome.visibleText.trim()) texts.pop();
+      const request: Message = { role: 'user', content: revision, timestamp: p.now() };
+      await p.persist(request);
+      messages.push(request);
+      continue;
+    }
 
     for (const call of calls) {
       messaging.beforeTool(call.id, call.name, call.arguments);
@@ -155,15 +171,17 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
         workspace: p.workspace,
         signal: p.signal,
         emitter: p.emitter,
-        hooks: p.hooks,
+        hooks,
         now: p.now,
         parseErrors,
         invalidCalls,
       });
       messaging.afterTool(call.id, call.name, toolResult.isError);
       if (toolResult.isError) toolErrors++;
-      await p.persist(toolResult);
-      messages.push(toolResult);
+      // tool_result_persist is synchronous: plugins may rewrite the record, never delay the write.
+      const record = hooks.persistToolResult(toolResult, hookCtx);
+      await p.persist(record);
+      messages.push(record);
     }
     if (p.signal.aborted) {
       return result('error', { error: p.signal.reason ?? abortError(), lastMessage: message });

@@ -1,10 +1,37 @@
 /**
- * Hook points used by the engine (E19, first cut: the tool hooks of E12). A failing hook is logged, never fatal.
+ * The hook set (E19): what plugins and the app can hook into, with the event each hook receives and what it may
+ * return. Hooks run through the HookRunner (hook-runner.ts), which isolates failures and time-boxes every call.
  */
+import type { Message, ToolResultMessage } from '../messages.js';
+
+/** Where a hook is running: enough to tell runs and sessions apart. */
+export interface HookContext {
+  runId?: string;
+  sessionKey?: string;
+  sessionId?: string;
+  workspace?: string;
+}
+
+export interface ModelResolveResult {
+  providerOverride?: string;
+  modelOverride?: string;
+}
+
+export interface PromptBuildResult {
+  /** Replaces the whole system prompt. */
+  systemPrompt?: string;
+  /** Text put before the user's message for this run. */
+  prependContext?: string;
+  prependSystemContext?: string;
+  appendSystemContext?: string;
+}
+
+export type FinalizeResult = { action: 'revise'; reason: string; retry?: { instruction: string } } | { action: 'finalize' };
+
 export interface BeforeToolCallResult {
   /** Replace the call's arguments. */
   params?: Record<string, unknown>;
-  /** Refuse the call; the model receives `reason` as an error result. */
+  /** Refuse the call; the model receives `reason` as an error result. Terminal: later hooks cannot undo it. */
   block?: boolean;
   reason?: string;
 }
@@ -17,14 +44,74 @@ export interface ToolCallInfo {
   params: Record<string, unknown>;
 }
 
-export interface EngineHooks {
-  before_tool_call?: (info: ToolCallInfo) => Promise<BeforeToolCallResult | void> | BeforeToolCallResult | void;
-  /** Fire-and-forget: never awaited by the run. */
-  after_tool_call?: (
-    info: ToolCallInfo & { result: string; isError: boolean; durationMs: number },
-  ) => Promise<void> | void;
+export interface MessageSendingResult {
+  content?: string;
+  /** Terminal: the payload is not delivered. */
+  cancel?: boolean;
 }
 
-export function logHookFailure(hook: string, err: unknown): void {
-  console.error(`[agentdesk] hook ${hook} failed: ${(err as Error)?.message ?? String(err)}`);
+type Awaitable<T> = T | Promise<T>;
+
+/** Every hook and its handler signature. */
+export interface HookHandlers {
+  /** Before the model is resolved: may switch provider and/or model. Wins over before_agent_start. */
+  before_model_resolve: (event: { prompt: string; provider: string; model: string }, ctx: HookContext) => Awaitable<ModelResolveResult | void>;
+  /** Legacy: may also return provider/model overrides (used only where before_model_resolve left them unset). */
+  before_agent_start: (event: { prompt: string }, ctx: HookContext) => Awaitable<ModelResolveResult | void>;
+  before_prompt_build: (event: { prompt: string; systemPrompt: string; messages: readonly Message[] }, ctx: HookContext) => Awaitable<PromptBuildResult | void>;
+  /** Before a natural final answer is accepted: may ask for a revision (at most MAX_FINALIZE_REVISIONS per run). */
+  before_agent_finalize: (event: { finalText: string; revisions: number }, ctx: HookContext) => Awaitable<FinalizeResult | void>;
+  agent_end: (event: { status: string; error?: string; durationMs: number }, ctx: HookContext) => Awaitable<void>;
+  before_compaction: (event: { messageCount: number; tokens: number }, ctx: HookContext) => Awaitable<void>;
+  after_compaction: (event: { tokensBefore: number; tokensAfter: number }, ctx: HookContext) => Awaitable<void>;
+  before_tool_call: (info: ToolCallInfo) => Awaitable<BeforeToolCallResult | void>;
+  /** Fire-and-forget: never awaited by the run. */
+  after_tool_call: (info: ToolCallInfo & { result: string; isError: boolean; durationMs: number }) => Awaitable<void>;
+  /** Synchronous: may replace the tool result before it is written to the transcript. A returned promise is ignored. */
+  tool_result_persist: (event: { message: ToolResultMessage }, ctx: HookContext) => { message?: ToolResultMessage } | void;
+  message_received: (event: { content: string }, ctx: HookContext) => Awaitable<void>;
+  message_sending: (event: { content: string; isError: boolean }, ctx: HookContext) => Awaitable<MessageSendingResult | void>;
+  message_sent: (event: { content: string; isError: boolean }, ctx: HookContext) => Awaitable<void>;
+  session_start: (event: { sessionKey: string; sessionId: string }, ctx: HookContext) => Awaitable<void>;
+  session_end: (event: { sessionKey: string; sessionId: string; reason: string }, ctx: HookContext) => Awaitable<void>;
+  gateway_start: (event: { workspace: string }, ctx: HookContext) => Awaitable<void>;
+  gateway_stop: (event: Record<string, never>, ctx: HookContext) => Awaitable<void>;
+  /** Internal: may add, drop or change the workspace bootstrap files before they enter the system prompt. */
+  'agent:bootstrap': (event: { files: BootstrapFile[] }, ctx: HookContext) => Awaitable<{ files?: BootstrapFile[] } | void>;
+}
+
+export interface BootstrapFile {
+  name: string;
+  content: string;
+}
+
+export type HookName = keyof HookHandlers;
+
+export const HOOK_NAMES: readonly HookName[] = [
+  'before_model_resolve',
+  'before_agent_start',
+  'before_prompt_build',
+  'before_agent_finalize',
+  'agent_end',
+  'before_compaction',
+  'after_compaction',
+  'before_tool_call',
+  'after_tool_call',
+  'tool_result_persist',
+  'message_received',
+  'message_sending',
+  'message_sent',
+  'session_start',
+  'session_end',
+  'gateway_start',
+  'gateway_stop',
+  'agent:bootstrap',
+];
+
+/** A set of handlers, e.g. what the app passes in or what one plugin registers. */
+export type EngineHooks = { [K in HookName]?: HookHandlers[K] };
+
+export function logHookFailure(hook: string, err: unknown, source?: string): void {
+  const from = source ? ` (${source})` : '';
+  console.error(`[agentdesk] hook ${hook}${from} failed: ${(err as Error)?.message ?? String(err)}`);
 }

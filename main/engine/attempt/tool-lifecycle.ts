@@ -6,7 +6,7 @@
 import type { ToolCallBlock, ToolResultMessage } from '../messages.js';
 import type { Tool } from '../../tools/types.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
-import { logHookFailure, type EngineHooks } from './hooks.js';
+import type { HookRunner } from './hook-runner.js';
 
 export interface ToolRunContext {
   runId: string;
@@ -15,7 +15,8 @@ export interface ToolRunContext {
   workspace: string;
   signal: AbortSignal;
   emitter: RunEmitter;
-  hooks: EngineHooks;
+  /** Every hook call is isolated and time-boxed by the runner (E19). */
+  hooks: HookRunner;
   now: () => number;
   /** Raw-argument parse failures reported by the provider stream, by tool call id. */
   parseErrors?: ReadonlyMap<string, string>;
@@ -52,21 +53,16 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
       throw new Error(`The arguments for ${toolName} were not valid JSON (${parseError}). Call the tool again with valid JSON.`);
     }
     if (ctx.signal.aborted) throw new Error('The run was aborted before this tool ran.');
-    if (ctx.hooks.before_tool_call) {
-      let decision;
-      try {
-        decision = await ctx.hooks.before_tool_call({
-          runId: ctx.runId,
-          sessionKey: ctx.sessionKey,
-          toolCallId: call.id,
-          toolName,
-          params,
-        });
-      } catch (err) {
-        logHookFailure('before_tool_call', err);
-      }
-      if (decision?.block) throw new Error(decision.reason ?? `The call to ${toolName} was blocked by a hook.`);
-      if (decision?.params) params = decision.params;
+    if (ctx.hooks.has('before_tool_call')) {
+      const decision = await ctx.hooks.beforeToolCall({
+        runId: ctx.runId,
+        sessionKey: ctx.sessionKey,
+        toolCallId: call.id,
+        toolName,
+        params,
+      });
+      if (decision.block) throw new Error(decision.reason ?? `The call to ${toolName} was blocked by a hook.`);
+      params = decision.params;
     }
     const output = await tool.execute(params, {
       workspace: ctx.workspace,
@@ -83,12 +79,16 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
 
   const durationMs = ctx.now() - started;
   ctx.emitter.emit('tool', { phase: 'end', toolCallId: call.id, name: toolName, result: content, isError, durationMs });
-  if (ctx.hooks.after_tool_call) {
-    const info = { runId: ctx.runId, sessionKey: ctx.sessionKey, toolCallId: call.id, toolName, params, result: content, isError, durationMs };
-    // Fire-and-forget: the run never waits for it, and its failure is only logged.
-    void Promise.resolve()
-      .then(() => ctx.hooks.after_tool_call?.(info))
-      .catch((err) => logHookFailure('after_tool_call', err));
-  }
+  // Fire-and-forget: the run never waits for it, and its failure is only logged.
+  void ctx.hooks.fire('after_tool_call', {
+    runId: ctx.runId,
+    sessionKey: ctx.sessionKey,
+    toolCallId: call.id,
+    toolName,
+    params,
+    result: content,
+    isError,
+    durationMs,
+  });
   return { role: 'toolResult', toolCallId: call.id, toolName, content, isError, timestamp: ctx.now() };
 }

@@ -55,10 +55,16 @@ export const agentConfigSchema = z.strictObject({
   workspace: nonEmpty.optional(),
 });
 
+/** E19: plugins in `<home>/plugins/<name>/` stay off until their folder name is listed here. */
+export const pluginsConfigSchema = z.strictObject({
+  enabled: z.array(nonEmpty).default([]),
+});
+
 export const configSchema = z.strictObject({
   providers: z.record(z.string(), providerConfigSchema).default({}),
   authProfiles: z.array(authProfileConfigSchema).default([]),
   agent: agentConfigSchema.prefault({}),
+  plugins: pluginsConfigSchema.prefault({}),
 });
 
 /** The config with defaults applied. */

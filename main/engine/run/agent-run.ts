@@ -10,6 +10,8 @@ import type { ModelDef, ThinkingLevel } from '../../providers/types.js';
 import type { Message } from '../messages.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import { buildPayloads } from '../stream/payloads.js';
+import { asHookRunner } from '../attempt/hook-runner.js';
+import { deliverPayloads } from './run-hooks.js';
 import { classifyError } from '../classify.js';
 import { contextWarning, runOuterLoop, type LoopDeps, type LoopOutcome } from './outer-loop.js';
 import type { SteerInbox } from '../attempt/steer.js';
@@ -57,6 +59,8 @@ export async function executeRun(
 ): Promise<RunResult> {
   const startedAt = deps.now();
   const { model } = spec;
+  const hooks = asHookRunner(deps.hooks);
+  const hookCtx = { runId: spec.runId, sessionKey: spec.sessionKey, sessionId: spec.sessionId, workspace: deps.workspace };
   const warning = contextWarning(model, deps.contextTokens(model));
   emitter.emit('lifecycle', {
     phase: 'start',
@@ -88,6 +92,7 @@ export async function executeRun(
     const history = await deps.store.loadMessages(spec.sessionId);
     const userMessage: Message = { role: 'user', content: spec.message, timestamp: deps.now() };
     await deps.store.append(spec.sessionId, userMessage);
+    void hooks.fire('message_received', { content: spec.message }, hookCtx);
     const running = runOuterLoop(
       {
         runId: spec.runId,
@@ -137,10 +142,12 @@ export async function executeRun(
     console.error(`[agentdesk] could not update the session index: ${(err as Error).message}`);
   }
 
+  // E19: message_sending may rewrite or cancel each payload (time-boxed like every hook).
+  const payloads = await deliverPayloads(hooks, buildPayloads({ texts: loop?.texts ?? [], errorText, toolErrors: loop?.toolErrors ?? 0 }), hookCtx);
   const result: RunResult = {
     runId: spec.runId,
     status,
-    payloads: buildPayloads({ texts: loop?.texts ?? [], errorText, toolErrors: loop?.toolErrors ?? 0 }),
+    payloads,
     usage,
     meta: {
       provider: used.provider,
@@ -154,6 +161,7 @@ export async function executeRun(
   const endedAt = deps.now();
   if (status === 'ok') emitter.emit('lifecycle', { phase: 'end', endedAt, result });
   else emitter.emit('lifecycle', { phase: 'error', endedAt, error: errorText ?? 'unknown error', result });
+  void hooks.fire('agent_end', { status, ...(errorText ? { error: errorText } : {}), durationMs: endedAt - startedAt }, hookCtx);
   return result;
 }
 

@@ -13,6 +13,7 @@ import type { Tool } from '../../tools/types.js';
 import type { Message, Usage } from '../messages.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import type { EngineHooks } from '../attempt/hooks.js';
+import type { HookRunner } from '../attempt/hook-runner.js';
 import type { SessionStore } from '../../sessions/store.js';
 import type { AuthPlan, AuthPool } from '../../auth/pool.js';
 import type { AuthProfile } from '../../auth/profiles.js';
@@ -40,7 +41,10 @@ export interface LoopDeps {
   store: SessionStore;
   tools: readonly Tool[];
   workspace: string;
-  hooks: EngineHooks;
+  /** The hook runner (E19), or a plain set of handlers. */
+  hooks: HookRunner | EngineHooks;
+  /** Assembles the system prompt for a model (skills, plugins…); default: buildSystemPrompt with the tools. */
+  systemPrompt?: (model: ModelDef) => Promise<string>;
   now: () => number;
   timers: Timers;
   random: () => number;
@@ -189,7 +193,9 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
     }
     const triedHere = new Set<string>();
     let backoffs = 0;
-    const systemPrompt = await buildSystemPrompt({ workspace: deps.workspace, model, tools: deps.tools, now: deps.now() });
+    const systemPrompt = deps.systemPrompt
+      ? await deps.systemPrompt(model)
+      : await buildSystemPrompt({ workspace: deps.workspace, model, tools: deps.tools, now: deps.now() });
 
     for (;;) {
       if (signal.aborted) return outcome(signal.reason);
