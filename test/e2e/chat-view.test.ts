@@ -128,6 +128,32 @@ describe('chat view in Chromium', () => {
     await page.close();
   });
 
+  it('keys: ↑ brings back the last message, Ctrl+K switches the model and Esc closes the switcher', async () => {
+    const { page } = await openPage();
+    await ready(page);
+    await page.getByTestId('user-message').last().waitFor();
+    const last = await page.getByTestId('user-message').last().textContent();
+    const box = page.getByLabel('Message');
+    await box.focus();
+    await page.keyboard.press('ArrowUp');
+    expect(await box.inputValue()).toBe(last);
+    await box.fill('');
+
+    await page.keyboard.press('Control+k');
+    const dialog = page.getByRole('dialog', { name: 'Switch conversation or model' });
+    await dialog.waitFor();
+    await page.keyboard.type('demo');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Model').inputValue()).toBe('demo/agent');
+    await page.keyboard.press('Control+k');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message'); // focus comes back
+    await page.close();
+  });
+
   it('at 640 × 480 nothing overlaps and nothing scrolls sideways', async () => {
     const { page } = await openPage({ width: 640, height: 480 });
     await ready(page);

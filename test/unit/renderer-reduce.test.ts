@@ -185,6 +185,25 @@ describe('historyToTurns', () => {
   });
 });
 
+describe('compaction records in the history (E10)', () => {
+  it('a stored compaction becomes a divider where it happened', () => {
+    const entries = [
+      { role: 'user', text: 'a', timestamp: 1 },
+      { role: 'assistant', text: 'b', thinking: '', toolCalls: [], stopReason: 'stop', timestamp: 2 },
+      { role: 'compaction', summary: 's', tokensBefore: 90_000, tokensAfter: 9000, timestamp: 3 },
+      { role: 'user', text: 'c', timestamp: 4 },
+    ] as unknown as HistoryEntry[];
+    const turns = historyToTurns(entries);
+    expect(turns.map((t) => t.kind)).toEqual(['user', 'assistant', 'user']);
+    expect(assistant(turns)[0]!.parts.at(-1)).toEqual({ kind: 'compaction', phase: 'end', tokensBefore: 90_000, tokensAfter: 9000 });
+  });
+  it('a failed compaction keeps its error', () => {
+    seq = 0;
+    const turns = applyEvents([], [ev('compaction', { phase: 'start' }), ev('compaction', { phase: 'end', tokensBefore: 5, tokensAfter: 5, error: 'summary failed' })], 'main');
+    expect(assistant(turns)[0]!.parts).toEqual([{ kind: 'compaction', phase: 'end', tokensBefore: 5, tokensAfter: 5, error: 'summary failed' }]);
+  });
+});
+
 describe('errors a person can act on', () => {
   it.each([
     ['Anthropic rejected the API key (401): invalid x-api-key', 'key', ['settings', 'switch-model', 'retry']],

@@ -25,7 +25,7 @@ function PartView({ part, live, last }: { part: TurnPart; live: boolean; last: b
     case 'retry':
       return <RetryNotice retry={part.retry} />;
     case 'compaction':
-      return <CompactionDivider tokensBefore={part.tokensBefore} tokensAfter={part.tokensAfter} />;
+      return <CompactionDivider tokensBefore={part.tokensBefore} tokensAfter={part.tokensAfter} error={part.error} />;
   }
 }
 
@@ -104,6 +104,16 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
       <article className="msg msg-assistant msg-queued" data-testid="assistant-message" data-status={turn.status}>
         <QueueLine turn={turn} />
       </article>
+    );
+  }
+  if (turn.status !== 'error' && turn.parts.length > 0 && turn.parts.every((p) => p.kind === 'compaction')) {
+    // a compaction on its own (from /compact or the stored record): just the divider
+    return (
+      <div className="msg-divider" data-testid="assistant-message" data-status={turn.status}>
+        {turn.parts.map((part, i) => (
+          <PartView key={i} part={part} live={live} last={i === turn.parts.length - 1} />
+        ))}
+      </div>
     );
   }
   const empty = turn.parts.length === 0;

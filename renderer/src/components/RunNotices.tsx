@@ -43,8 +43,15 @@ export function RetryNotice({ retry }: { retry: RetryData }) {
   );
 }
 
-export function CompactionDivider({ tokensBefore, tokensAfter }: { tokensBefore?: number; tokensAfter?: number }) {
+export function CompactionDivider({ tokensBefore, tokensAfter, error }: { tokensBefore?: number; tokensAfter?: number; error?: string }) {
   const done = tokensBefore !== undefined && tokensAfter !== undefined;
+  if (error) {
+    return (
+      <div className="divider divider-error" data-testid="compaction-notice" role="status" data-phase="failed" title={error}>
+        <span>Compaction failed: {error.split('\n')[0]}</span>
+      </div>
+    );
+  }
   return (
     <div className="divider" data-testid="compaction-notice" role="status" data-phase={done ? 'end' : 'start'}>
       <span>

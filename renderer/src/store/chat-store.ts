@@ -192,10 +192,26 @@ async function deliver(turn: UserTurn): Promise<boolean> {
   }
 }
 
+/** `/compact`: compacts the conversation now (E10) — a run of its own that shows as a divider. */
+async function compactNow(): Promise<boolean> {
+  const { sessionKey } = useChat.getState();
+  try {
+    const request = transport!.api.request as (m: string, p: unknown) => Promise<{ runId: string }>;
+    const accepted = await request('sessions.compact', { sessionKey });
+    batcher.flushNow();
+    useChat.setState((s) => ({ turns: ensureRunTurn(s.turns, accepted.runId) }));
+    return true;
+  } catch (err) {
+    useChat.setState({ error: `Could not compact: ${message(err)}` });
+    return false;
+  }
+}
+
 /** Sends a message. False (and the caller keeps the draft) only when the gateway refused it. */
 export async function sendMessage(text: string): Promise<boolean> {
   const trimmed = text.trim();
   if (!transport || trimmed === '' || useChat.getState().connection !== 'open') return false;
+  if (trimmed === '/compact') return compactNow();
   const turn: UserTurn = {
     kind: 'user',
     id: `u${++userSeq}`,

@@ -133,7 +133,14 @@ export function applyRetry(turn: AssistantTurn, data: RetryData): AssistantTurn 
 function applyCompaction(turn: AssistantTurn, data: CompactionData): AssistantTurn {
   if (data.phase === 'start') return { ...turn, parts: [...turn.parts, { kind: 'compaction', phase: 'start' }] };
   const index = turn.parts.findLastIndex((p) => p.kind === 'compaction' && p.phase === 'start');
-  const done: TurnPart = { kind: 'compaction', phase: 'end', tokensBefore: data.tokensBefore, tokensAfter: data.tokensAfter };
+  const error = (data as { error?: string }).error;
+  const done: TurnPart = {
+    kind: 'compaction',
+    phase: 'end',
+    tokensBefore: data.tokensBefore,
+    tokensAfter: data.tokensAfter,
+    ...(error ? { error } : {}),
+  };
   if (index < 0) return { ...turn, parts: [...turn.parts, done] };
   return { ...turn, parts: turn.parts.map((p, i) => (i === index ? done : p)) };
 }
@@ -210,6 +217,14 @@ export function historyToTurns(entries: HistoryEntry[]): Turn[] {
   const turns: Turn[] = [];
   let current: AssistantTurn | undefined;
   entries.forEach((entry, i) => {
+    if ((entry.role as string) === 'compaction') {
+      // E10 record: the divider stands where the context was compacted
+      const c = entry as unknown as { tokensBefore: number; tokensAfter: number };
+      const part: TurnPart = { kind: 'compaction', phase: 'end', tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter };
+      if (current) current.parts = [...current.parts, part];
+      else turns.push({ ...newAssistantTurn(undefined, `h${i}`), status: 'done', callTurn: -1, parts: [part] });
+      return;
+    }
     if (entry.role === 'user') {
       current = undefined;
       turns.push({ kind: 'user', id: `h${i}`, text: entry.text, ts: entry.timestamp });
@@ -234,7 +249,7 @@ export function historyToTurns(entries: HistoryEntry[]): Turn[] {
         turn.status = 'error';
         turn.error = entry.errorMessage ?? 'The run ended with an error.';
       }
-    } else {
+    } else if (entry.role === 'toolResult') {
       turn.parts = updateTool(turn.parts, entry.toolCallId, (t) => ({
         ...t,
         status: entry.isError ? 'error' : 'ok',

@@ -23,7 +23,7 @@ export type TurnPart =
   | { kind: 'text'; text: string; turn: number }
   | { kind: 'tool'; tool: ToolCallView; turn: number }
   | { kind: 'retry'; retry: RetryData }
-  | { kind: 'compaction'; phase: CompactionData['phase']; tokensBefore?: number; tokensAfter?: number };
+  | { kind: 'compaction'; phase: CompactionData['phase']; tokensBefore?: number; tokensAfter?: number; error?: string };
 
 export type TurnStatus = 'queued' | 'running' | 'done' | 'error' | 'stopped' | 'removed' | 'merged';
 
