@@ -155,6 +155,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
           tools: o.tools,
           workspace: o.workspace,
           hooks,
+          verbose: config.agent.verbose,
           systemPrompt: async (m) =>
             buildSystemPrompt({
               workspace: o.workspace,

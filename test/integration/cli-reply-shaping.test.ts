@@ -15,9 +15,10 @@ let openai: FakeProvider;
 let workspace: string;
 const KEYS = { FAKE_ANT_KEY: 'sk-ant-test-key-0101', FAKE_OAI_KEY: 'sk-test-key-0102' };
 
-async function newHome(): Promise<string> {
+async function newHome(agent: Record<string, unknown> = {}): Promise<string> {
   const home = await tempDir('home');
   await writeConfig(home, {
+    agent,
     providers: {
       fakeant: { api: 'anthropic', baseUrl: anthropic.baseUrl, models: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096 }] },
       fakeoai: { api: 'openai-chat', baseUrl: openai.baseUrl, models: [{ id: 'gpt-fake', contextWindow: 128000, maxTokens: 4096 }, { id: 'r1-fake', contextWindow: 128000, maxTokens: 4096, reasoning: true }] },
@@ -32,8 +33,8 @@ async function newHome(): Promise<string> {
 
 type Line = { stream?: string; data?: Record<string, unknown>; status?: string; payloads?: { text: string }[]; meta?: Record<string, unknown> };
 
-async function agent(model: string, extra: string[] = []) {
-  const home = await newHome();
+async function agent(model: string, extra: string[] = [], agentConfig: Record<string, unknown> = {}) {
+  const home = await newHome(agentConfig);
   const r = await runCli(['agent', ...extra, '--home', home, '--workspace', workspace, '--model', model, '--message', 'go'], { env: cleanEnv(KEYS) });
   const lines = r.lines as Line[];
   const assistant = lines.filter((l) => l.stream === 'assistant').map((l) => l.data!);
@@ -64,6 +65,14 @@ describe.each([
     expect(r.result.payloads).toEqual([{ text: 'The answer is `4`.' }]);
     const thinking = (r.lines as Line[]).filter((l) => l.stream === 'thinking').map((l) => String(l.data!.delta)).join('');
     expect(thinking).toBe('secret plan: add 2 and 2');
+  });
+
+  it('reasoning is in the payloads only when agent.verbose is on', async () => {
+    fake().enqueue({ text: '<think>weigh the options</think>Option B.' }, { text: '<think>weigh the options</think>Option B.' });
+    const quiet = await agent(model, ['--json']);
+    expect(quiet.result.payloads).toEqual([{ text: 'Option B.' }]);
+    const verbose = await agent(model, ['--json'], { verbose: true });
+    expect(verbose.result.payloads).toEqual([{ text: 'Reasoning:\nweigh the options' }, { text: 'Option B.' }]);
   });
 
   it('NO_REPLY yields no payload, no assistant text and status ok', async () => {

@@ -57,6 +57,8 @@ export interface AttemptResult {
   kind: 'ok' | 'error';
   /** Visible text of each successful assistant message of this attempt, in order (a failed call's partial text is not). */
   texts: string[];
+  /** Reasoning (native thinking and think tags) of each successful call, in order (E16: payloads when verbose). */
+  reasoning: string[];
   /** Model calls started (the next attempt's turnOffset is turnOffset + turns). */
   turns: number;
   usage: Usage;
@@ -96,10 +98,12 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const streamFn = wrapStreamFn(p.streamFn, { allowed: specs.map((t) => t.name), newId: p.newToolCallId });
   let toolErrors = 0;
   let turns = 0;
+  const reasoning: string[] = [];
   const maxRounds = p.maxToolRounds ?? MAX_TOOL_ROUNDS;
   const result = (kind: AttemptResult['kind'], extra: Partial<AttemptResult> = {}): AttemptResult => ({
     kind,
     texts,
+    reasoning,
     turns,
     usage: usage.calls > 0 ? usage.result() : emptyUsage(),
     calls: usage.calls,
@@ -145,6 +149,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     await p.persist(message);
     messages.push(message);
     if (outcome.error === undefined && outcome.visibleText.trim()) texts.push(outcome.visibleText);
+    if (outcome.error === undefined && outcome.thinkingText.trim()) reasoning.push(outcome.thinkingText);
     if (outcome.error !== undefined) {
       return result('error', { error: outcome.error, lastMessage: message });
     }

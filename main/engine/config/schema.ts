@@ -52,6 +52,8 @@ export const agentConfigSchema = z.strictObject({
   thinking: z.enum(THINKING_LEVELS).default('off'),
   queueMode: z.enum(QUEUE_MODES).default('followup'),
   sandbox: z.boolean().default(true),
+  /** E16/E21: reasoning is also delivered in the run's payloads. */
+  verbose: z.boolean().default(false),
   workspace: nonEmpty.optional(),
 });
 

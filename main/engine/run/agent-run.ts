@@ -143,7 +143,7 @@ export async function executeRun(
   }
 
   // E19: message_sending may rewrite or cancel each payload (time-boxed like every hook).
-  const payloads = await deliverPayloads(hooks, buildPayloads({ texts: loop?.texts ?? [], errorText, toolErrors: loop?.toolErrors ?? 0 }), hookCtx);
+  const payloads = await deliverPayloads(hooks, buildPayloads({ texts: loop?.texts ?? [], errorText, toolErrors: loop?.toolErrors ?? 0, ...(deps.verbose ? { reasoning: loop?.reasoning ?? [] } : {}) }), hookCtx);
   const result: RunResult = {
     runId: spec.runId,
     status,

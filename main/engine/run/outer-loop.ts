@@ -45,6 +45,8 @@ export interface LoopDeps {
   hooks: HookRunner | EngineHooks;
   /** Assembles the system prompt for a model (skills, plugins…); default: buildSystemPrompt with the tools. */
   systemPrompt?: (model: ModelDef) => Promise<string>;
+  /** E16: reasoning goes into the payloads too (config agent.verbose). */
+  verbose?: boolean;
   now: () => number;
   timers: Timers;
   random: () => number;
@@ -76,6 +78,8 @@ export interface LoopSpec {
 export interface LoopOutcome {
   ok: boolean;
   texts: string[];
+  /** Reasoning of the successful model calls (payloads only when verbose). */
+  reasoning: string[];
   usage: Usage;
   toolErrors: number;
   attempts: number;
@@ -105,6 +109,7 @@ const ref = (m: ModelDef) => `${m.provider}/${m.id}`;
 export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunEmitter, signal: AbortSignal): Promise<LoopOutcome> {
   const usage = new UsageAccumulator();
   const texts: string[] = [];
+  const reasoning: string[] = [];
   let toolErrors = 0;
   let attempts = 0;
   let compactions = 0;
@@ -118,6 +123,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
   const outcome = (error?: unknown): LoopOutcome => ({
     ok: error === undefined,
     texts,
+    reasoning,
     usage: usage.calls > 0 ? usage.result() : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     toolErrors,
     attempts,
@@ -236,6 +242,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
         turns += result.turns;
         usage.add(result.usage);
         texts.push(...result.texts);
+        reasoning.push(...result.reasoning);
         toolErrors += result.toolErrors;
         if (result.kind === 'ok') {
           if (profile) await deps.auth.good(profile.id);
