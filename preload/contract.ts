@@ -86,7 +86,9 @@ export type HistoryEntry =
       errorMessage?: string;
       timestamp: number;
     }
-  | { role: 'toolResult'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number };
+  | { role: 'toolResult'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number }
+  /** E10: the context was compacted here; earlier entries are summarised for the model (a divider in the UI). */
+  | { role: 'compaction'; summary: string; tokensBefore: number; tokensAfter: number; timestamp: number };
 
 export interface ModelInfo {
   ref: string; // provider/model
@@ -167,6 +169,8 @@ export interface Methods {
   'agent.abort': [{ runId: string }, { aborted: boolean }];
   'sessions.list': [Record<string, never>, SessionSummary[]];
   'sessions.history': [{ sessionKey: string }, HistoryEntry[]];
+  /** E10: compacts the session now (a run: compaction events, then agent.wait / agent.result as for `agent`). */
+  'sessions.compact': [{ sessionKey: string }, AgentAccepted];
   'models.list': [Record<string, never>, ModelInfo[]];
   'app.info': [Record<string, never>, AppInfo];
   /** E6: every auth profile with its state (ok / cooling until / disabled / missing); never a key. */
@@ -236,7 +240,12 @@ export type ToolData =
   | { phase: 'start'; toolCallId: string; name: string; args: Record<string, unknown> }
   | { phase: 'update'; toolCallId: string; name: string; partial: string }
   | { phase: 'end'; toolCallId: string; name: string; result: string; isError: boolean; durationMs: number };
-export type CompactionData = { phase: 'start' } | { phase: 'end'; tokensBefore: number; tokensAfter: number };
+/** Why a compaction ran: before a send (E10), after a provider overflow error, or asked for (/compact). */
+export type CompactionReasonDto = 'preemptive' | 'overflow' | 'manual';
+/** E14 `compaction` stream. A failed compaction ends with `error` set and tokensAfter = tokensBefore. */
+export type CompactionData =
+  | { phase: 'start'; reason?: CompactionReasonDto }
+  | { phase: 'end'; tokensBefore: number; tokensAfter: number; reason?: CompactionReasonDto; error?: string };
 
 /**
  * E7: one attempt failed and the outer loop decided what comes next ("rate-limited on anthropic:work, trying

@@ -115,6 +115,11 @@ function textPrinter(io: Io): Printer {
       } else if (e.stream === 'tool' && d.phase === 'start') {
         if (!atLineStart) write('\n');
         io.err(`→ ${String(d.name)} ${JSON.stringify(d.args)}\n`);
+      } else if (e.stream === 'compaction') {
+        if (!atLineStart) write('\n');
+        if (d.phase === 'start') io.err('agentdesk: compacting the conversation (the model summarises older turns)…\n');
+        else if (d.error) io.err(`agentdesk: compaction failed: ${String(d.error)}\n`);
+        else io.err(`agentdesk: compacted the conversation: about ${String(d.tokensBefore)} → ${String(d.tokensAfter)} tokens\n`);
       } else if (e.stream === 'tool' && d.phase === 'end') {
         io.err(`${d.isError ? '✗' : '✓'} ${String(d.name)} (${String(d.durationMs)} ms)${d.isError ? `: ${String(d.result).split('\n')[0]}` : ''}\n`);
       }

@@ -37,6 +37,8 @@ import { openKeychain, type SecretStore } from '../auth/secrets.js';
 import { AuthPool } from '../auth/pool.js';
 import { AUTH_STATE_FILE, AuthStateStore } from '../auth/state-store.js';
 import type { RecoverOverflow } from '../engine/run/overflow.js';
+import { createRecoverOverflow } from '../engine/run/compaction-recovery.js';
+import { executeCompactRun, isCompactCommand } from '../engine/run/compact-run.js';
 import { authMethods } from './methods/auth.js';
 import { HookRunner } from '../engine/attempt/hook-runner.js';
 import { loadPlugins } from '../engine/plugins.js';
@@ -114,6 +116,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   });
 
   const streamFor = (model: ModelDef): StreamFn => (model.api === 'demo' ? demoStream : streamFnFor(model.api));
+  const recoverOverflow = createRecoverOverflow({ store, tools, workspace, now, streamFnFor: streamFor, idleTimeoutMs: (m) => idleTimeoutFor(config, m) });
 
   interface RunOptions {
     model: ModelDef;
@@ -138,7 +141,8 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       const hookContext = { runId: record.runId, sessionKey: record.sessionKey, sessionId: record.sessionId, workspace: o.workspace };
       // E19: before_model_resolve (then legacy before_agent_start) may switch the model for this run.
       const model = await resolveModelWithHooks(hooks, { prompt: message, model: o.model }, hookContext, (ref) => resolveModel(config, ref));
-      return executeRun(
+      // `/compact` (E10) compacts the session instead of a model turn, in the same lane.
+      return (isCompactCommand(message) ? executeCompactRun : executeRun)(
         {
           runId: record.runId,
           sessionKey: record.sessionKey,
@@ -173,7 +177,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
           streamFnFor: streamFor,
           idleTimeoutMs: (m) => idleTimeoutFor(config, m),
           contextTokens: (m) => effectiveContextTokens(m, config),
-          ...(opts.recoverOverflow ? { recoverOverflow: opts.recoverOverflow } : {}),
+          recoverOverflow: opts.recoverOverflow ?? recoverOverflow,
         },
         emitter,
         record.controller.signal,
@@ -224,7 +228,8 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       sessionId: session.sessionId,
       acceptedAt: now(),
       message: p.message,
-      mode: p.queueMode ?? config.agent.queueMode,
+      // /compact never merges into or steers another run: it waits its turn like a followup.
+      mode: isCompactCommand(p.message) ? 'followup' : (p.queueMode ?? config.agent.queueMode),
       model: { provider: model.provider, id: model.id },
       ...(p.lane ? { lane: p.lane } : {}),
       ...(p.parent ? { parent: p.parent } : {}),
@@ -286,7 +291,15 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     async 'sessions.history'(raw) {
       const p = parseParams('sessions.history', raw);
       const session = await store.get(p.sessionKey);
-      return session ? toHistory(await store.loadMessages(session.sessionId)) : [];
+      if (!session) return [];
+      const t = await store.loadTranscript(session.sessionId);
+      return toHistory(t.messages, t.compactions);
+    },
+    async 'sessions.compact'(raw) {
+      const p = parseParams('sessions.compact', raw);
+      const session = await store.get(p.sessionKey);
+      if (!session) throw new GatewayError('not_found', `No session with key ${p.sessionKey}.`);
+      return toAccepted(await accept({ message: '/compact', sessionKey: p.sessionKey, ...(session.model ? { model: session.model } : {}) }));
     },
     async 'models.list'(raw) {
       parseParams('models.list', raw);

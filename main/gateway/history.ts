@@ -2,6 +2,7 @@
 import type { HistoryEntry } from '../../preload/contract.js';
 import type { Message } from '../engine/messages.js';
 import { createThinkTagFilter } from '../engine/stream/think-tags.js';
+import type { CompactionMark } from '../sessions/transcript.js';
 import { classifyError } from '../engine/classify.js';
 
 const PROVIDER_NAME: Record<string, string> = { anthropic: 'Anthropic', 'openai-chat': 'OpenAI', 'openai-responses': 'OpenAI' };
@@ -26,29 +27,43 @@ function splitTags(text: string): { text: string; thinking: string } {
   return { text: a.text + b.text, thinking: a.thinking + b.thinking };
 }
 
-export function toHistory(messages: readonly Message[]): HistoryEntry[] {
-  return messages.map((m): HistoryEntry => {
-    if (m.role === 'user') return { role: 'user', text: m.content, timestamp: m.timestamp };
-    if (m.role === 'toolResult') {
-      return { role: 'toolResult', toolCallId: m.toolCallId, toolName: m.toolName, content: m.content, isError: m.isError, timestamp: m.timestamp };
-    }
-    let text = '';
-    let thinking = '';
-    const toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[] = [];
-    for (const block of m.content) {
-      if (block.type === 'text') text += block.text;
-      else if (block.type === 'thinking') thinking += block.thinking;
-      else toolCalls.push({ id: block.id, name: block.name, arguments: block.arguments });
-    }
-    const split = splitTags(text);
-    return {
-      role: 'assistant',
-      text: split.text,
-      thinking: thinking + split.thinking,
-      toolCalls,
-      stopReason: m.stopReason,
-      ...(m.errorMessage ? { errorMessage: storedErrorLine(m.api, m.stopReason, m.errorMessage) } : {}),
-      timestamp: m.timestamp,
-    };
-  });
+/** Every message of the transcript, with a `compaction` divider where each compaction record stands. */
+export function toHistory(messages: readonly Message[], compactions: readonly CompactionMark[] = []): HistoryEntry[] {
+  const entries = messages.map(toEntry);
+  // Insert from the last mark backwards so earlier positions stay valid.
+  for (const { record, atMessage } of [...compactions].reverse()) {
+    entries.splice(Math.min(atMessage, entries.length), 0, {
+      role: 'compaction',
+      summary: record.summary,
+      tokensBefore: record.tokensBefore,
+      tokensAfter: record.tokensAfter,
+      timestamp: record.timestamp,
+    });
+  }
+  return entries;
+}
+
+function toEntry(m: Message): HistoryEntry {
+  if (m.role === 'user') return { role: 'user', text: m.content, timestamp: m.timestamp };
+  if (m.role === 'toolResult') {
+    return { role: 'toolResult', toolCallId: m.toolCallId, toolName: m.toolName, content: m.content, isError: m.isError, timestamp: m.timestamp };
+  }
+  let text = '';
+  let thinking = '';
+  const toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[] = [];
+  for (const block of m.content) {
+    if (block.type === 'text') text += block.text;
+    else if (block.type === 'thinking') thinking += block.thinking;
+    else toolCalls.push({ id: block.id, name: block.name, arguments: block.arguments });
+  }
+  const split = splitTags(text);
+  return {
+    role: 'assistant',
+    text: split.text,
+    thinking: thinking + split.thinking,
+    toolCalls,
+    stopReason: m.stopReason,
+    ...(m.errorMessage ? { errorMessage: storedErrorLine(m.api, m.stopReason, m.errorMessage) } : {}),
+    timestamp: m.timestamp,
+  };
 }

@@ -27,6 +27,7 @@ export const paramSchemas = {
   'agent.abort': z.object({ runId: z.string().min(1) }).strict(),
   'sessions.list': z.object({}).strict(),
   'sessions.history': z.object({ sessionKey }).strict(),
+  'sessions.compact': z.object({ sessionKey }).strict(),
   'models.list': z.object({}).strict(),
   'app.info': z.object({}).strict(),
   'auth.status': z.object({}).strict(),

@@ -55,6 +55,40 @@ export const messageSchema = z.discriminatedUnion('role', [
 
 export const TRANSCRIPT_VERSION = 1;
 
+/**
+ * A compaction record (E10): the summary that replaces the older turns in the context. It is appended like any
+ * line, so the transcript is never rewritten; the header version stays 1 and a loader that predates the record
+ * counts it as an unknown line and still reads every message. The record has its own `version`: a loader that
+ * meets a newer record version ignores that record (keeps the full history) instead of failing.
+ *
+ * `keptMessages`: how many of the messages right before this record stay verbatim after the summary.
+ */
+export const COMPACTION_RECORD_VERSION = 1;
+
+export const compactionRecordSchema = z.looseObject({
+  type: z.literal('compaction'),
+  version: z.number().int().positive(),
+  summary: z.string().min(1),
+  keptMessages: z.number().int().nonnegative(),
+  tokensBefore: finite,
+  tokensAfter: finite,
+  /** 'preemptive' | 'overflow' | 'manual' today; any text is accepted from a newer writer. */
+  reason: z.string(),
+  timestamp: finite,
+});
+
+export type CompactionRecord = z.infer<typeof compactionRecordSchema>;
+
+/** The fields a writer supplies (type and version are added on write). */
+export interface CompactionFields {
+  summary: string;
+  keptMessages: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  reason: string;
+  timestamp: number;
+}
+
 export const headerSchema = z.looseObject({
   type: z.literal('session'),
   version: z.number().int().positive(),

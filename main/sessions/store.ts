@@ -18,13 +18,17 @@ import { SESSION_ID_RE, TRANSCRIPT_EXT } from './rebuild.js';
 import { autoTitle, normalizeTitle, USER_TITLE_MAX } from './title.js';
 import {
   appendLines,
+  compactionLine,
+  contextOf,
   createTranscript,
   headerLine,
   loadTranscript,
   messageLine,
   repairTranscript,
   tailState,
+  type CompactionFields,
   type LoadedTranscript,
+  type SessionContext,
 } from './transcript.js';
 import { KeyedMutex } from './write-lock.js';
 
@@ -210,6 +214,17 @@ export class SessionStore {
     return (await this.loadTranscript(sessionId)).messages;
   }
 
+  /** What the model sees of the session: the latest compaction's summary and the messages it keeps (E10). */
+  async loadContext(sessionId: string): Promise<SessionContext> {
+    return contextOf(await this.loadTranscript(sessionId));
+  }
+
+  /** Appends a compaction record (never rewrites the transcript), serialised with the session's other writes. */
+  async appendCompaction(sessionId: string, record: CompactionFields): Promise<void> {
+    const file = this.transcriptPath(sessionId);
+    return this.locks.run(sessionId, () => this.appendLinesLocked(sessionId, file, [compactionLine(record)]));
+  }
+
   /** The full load result (torn tail, skipped lines) for diagnostics. */
   async loadTranscript(sessionId: string): Promise<LoadedTranscript> {
     return loadTranscript(this.transcriptPath(sessionId));
@@ -253,7 +268,12 @@ export class SessionStore {
       const check = messageSchema.safeParse(m);
       if (!check.success) throw new TypeError(`Refusing to write an invalid message: ${check.error.issues[0]?.message ?? 'bad shape'}`);
     }
-    const lines = messages.map(messageLine);
+    await this.appendLinesLocked(sessionId, file, messages.map(messageLine));
+    const firstUser = messages.find((m) => m.role === 'user' && m.content.trim() !== '');
+    if (firstUser && firstUser.role === 'user') await this.setAutoTitle(sessionId, firstUser.content);
+  }
+
+  private async appendLinesLocked(sessionId: string, file: string, lines: string[]): Promise<void> {
     // Full repair once per session per process (also drops an invalid last line that has its newline); after
     // that a cheap last-byte check catches a tail torn since (a failed write, another process, a test).
     let size: number;
@@ -277,8 +297,6 @@ export class SessionStore {
       this.ready.delete(sessionId); // a partial write may have torn the tail: repair fully next time
       throw err;
     }
-    const firstUser = messages.find((m) => m.role === 'user' && m.content.trim() !== '');
-    if (firstUser && firstUser.role === 'user') await this.setAutoTitle(sessionId, firstUser.content);
   }
 
   private async entryById(sessionId: string): Promise<SessionEntry | undefined> {

@@ -3,7 +3,10 @@
  *
  *   line 1:  {"type":"session","version":1,"id":"<sessionId>","createdAt":<ms>,"key":"<sessionKey>"}
  *   then:    {"type":"message","message":<Message>}
- *   future:  other `type`s (e.g. "compaction") — an older reader counts and ignores them, never drops them.
+ *   then:    {"type":"compaction","version":1,"summary":…,"keptMessages":N,…} (E10, message-schema.ts) — the
+ *            summary that replaces the messages before the last N in the context; the messages stay in the file
+ *   future:  other `type`s — an older reader counts and ignores them, never drops them (a reader from before
+ *            compaction records does exactly that with them, and still reads every message).
  *
  * Loading never throws for content problems, with one exception: a header announcing a NEWER format version
  * (TranscriptVersionError), because appending v1 lines to a file this build does not understand could corrupt it.
@@ -16,9 +19,24 @@
  */
 import { appendFile, open, readFile, truncate, writeFile } from 'node:fs/promises';
 import type { Message } from '../engine/messages.js';
-import { headerSchema, messageSchema, TRANSCRIPT_VERSION, type TranscriptHeader } from './message-schema.js';
+import {
+  COMPACTION_RECORD_VERSION,
+  compactionRecordSchema,
+  headerSchema,
+  messageSchema,
+  TRANSCRIPT_VERSION,
+  type CompactionFields,
+  type CompactionRecord,
+  type TranscriptHeader,
+} from './message-schema.js';
 
-export { TRANSCRIPT_VERSION, type TranscriptHeader };
+export { TRANSCRIPT_VERSION, type CompactionFields, type CompactionRecord, type TranscriptHeader };
+
+/** A compaction record and where it stands: after the first `atMessage` messages of the file. */
+export interface CompactionMark {
+  record: CompactionRecord;
+  atMessage: number;
+}
 
 export class TranscriptVersionError extends Error {
   override name = 'TranscriptVersionError';
@@ -42,6 +60,8 @@ export interface LoadedTranscript {
   skippedLines: number;
   /** Valid lines of a type this version does not use (kept in the file, ignored here). */
   otherLines: number;
+  /** Compaction records this version understands, in file order. */
+  compactions: CompactionMark[];
 }
 
 /** Parse result plus what a writer needs to repair the file before appending. */
@@ -57,6 +77,7 @@ export interface ParsedTranscript extends LoadedTranscript {
 type Line =
   | { kind: 'header'; header: TranscriptHeader }
   | { kind: 'message'; message: Message }
+  | { kind: 'compaction'; record: CompactionRecord }
   | { kind: 'other' }
   | { kind: 'invalid' };
 
@@ -80,6 +101,11 @@ export function classifyLine(text: string): Line {
     // Return the parsed JSON, not zod's output, so fields added by a newer version survive a load/save cycle.
     return messageSchema.safeParse(message).success ? { kind: 'message', message: message as Message } : { kind: 'invalid' };
   }
+  if (type === 'compaction') {
+    // A record of a newer version, or one from before records were versioned, is left alone like an unknown line.
+    const ok = compactionRecordSchema.safeParse(value).success && (value as CompactionRecord).version <= COMPACTION_RECORD_VERSION;
+    return ok ? { kind: 'compaction', record: value as CompactionRecord } : { kind: 'other' };
+  }
   return { kind: 'other' };
 }
 
@@ -102,6 +128,7 @@ export function parseTranscript(data: Buffer | string): ParsedTranscript {
     tornTail: false,
     skippedLines: 0,
     otherLines: 0,
+    compactions: [],
     keepBytes: buf.length,
     needsNewline: false,
   };
@@ -136,6 +163,9 @@ export function parseTranscript(data: Buffer | string): ParsedTranscript {
       case 'message':
         result.messages.push(parsed.message);
         break;
+      case 'compaction':
+        result.compactions.push({ record: parsed.record, atMessage: result.messages.length });
+        break;
       case 'other':
         result.otherLines++;
         break;
@@ -160,8 +190,8 @@ async function readOrEmpty(file: string): Promise<Buffer> {
 export async function loadTranscript(file: string): Promise<LoadedTranscript> {
   const parsed = parseTranscript(await readOrEmpty(file));
   if (parsed.futureVersion !== undefined) throw new TranscriptVersionError(file, parsed.futureVersion);
-  const { header, messages, tornTail, skippedLines, otherLines } = parsed;
-  return { ...(header ? { header } : {}), messages, tornTail, skippedLines, otherLines };
+  const { header, messages, tornTail, skippedLines, otherLines, compactions } = parsed;
+  return { ...(header ? { header } : {}), messages, tornTail, skippedLines, otherLines, compactions };
 }
 
 export const headerLine = (h: { id: string; createdAt: number; key?: string }): string =>
@@ -169,6 +199,32 @@ export const headerLine = (h: { id: string; createdAt: number; key?: string }): 
   '\n';
 
 export const messageLine = (message: Message): string => JSON.stringify({ type: 'message', message }) + '\n';
+
+export const compactionLine = (record: CompactionFields): string =>
+  JSON.stringify({ type: 'compaction', version: COMPACTION_RECORD_VERSION, ...record }) + '\n';
+
+/** What the model sees of a session: the latest summary (if any) and the messages after it. */
+export interface SessionContext {
+  summary?: string;
+  /** Messages from the kept tail of the latest compaction on (all messages when there is none). */
+  messages: Message[];
+  /** Index in `messages` of the first message written after the latest compaction (0 without one). */
+  sinceCompaction: number;
+  compactions: number;
+}
+
+/** Applies the latest compaction record: its summary, then its kept tail and everything appended after it. */
+export function contextOf(t: Pick<LoadedTranscript, 'messages' | 'compactions'>): SessionContext {
+  const last = t.compactions.at(-1);
+  if (!last) return { messages: [...t.messages], sinceCompaction: 0, compactions: 0 };
+  const kept = Math.min(last.record.keptMessages, last.atMessage);
+  return {
+    summary: last.record.summary,
+    messages: t.messages.slice(last.atMessage - kept),
+    sinceCompaction: kept,
+    compactions: t.compactions.length,
+  };
+}
 
 /** Creates the file with its header; an existing file is left alone. */
 export async function createTranscript(file: string, h: { id: string; createdAt: number; key?: string }): Promise<void> {

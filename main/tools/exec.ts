@@ -45,7 +45,7 @@ const shell: string | boolean = isPosix ? (existsSync('/bin/bash') ? '/bin/bash'
 export function createExecTool(opts: ExecToolOptions = {}): Tool {
   const settings = {
     timeoutMs: Math.min(opts.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS, MAX_EXEC_TIMEOUT_MS),
-    capChars: opts.capChars ?? DEFAULT_EXEC_CAP_CHARS,
+    capChars: opts.capChars,
     killGraceMs: opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     env: opts.env,
   };
@@ -73,7 +73,7 @@ export function createExecTool(opts: ExecToolOptions = {}): Tool {
   };
 }
 
-type Settings = Required<Omit<ExecToolOptions, 'env'>> & Pick<ExecToolOptions, 'env'>;
+type Settings = Required<Omit<ExecToolOptions, 'env' | 'capChars'>> & Pick<ExecToolOptions, 'env' | 'capChars'>;
 
 async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise<ToolOutput> {
   const args = parseArgs('exec', Args, rawArgs);
@@ -112,15 +112,17 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   };
 
   // Output: capped collection plus live updates (deltas), the live feed stops at the same cap.
-  const collector = new HeadTailCollector(s.capChars);
+  // T4: an explicit cap wins, else the run's budget (a share of its context window), else the default.
+  const capChars = s.capChars ?? ctx.resultMaxChars ?? DEFAULT_EXEC_CAP_CHARS;
+  const collector = new HeadTailCollector(capChars);
   const decoder = new StringDecoder('utf8');
   let streamed = 0;
   const emit = (text: string): void => {
     if (text === '') return;
     collector.push(text);
-    if (!ctx.onUpdate || streamed > s.capChars) return;
+    if (!ctx.onUpdate || streamed > capChars) return;
     streamed += text.length;
-    ctx.onUpdate(streamed > s.capChars ? `${text}\n[… live output paused; the result keeps head and tail …]` : text);
+    ctx.onUpdate(streamed > capChars ? `${text}\n[… live output paused; the result keeps head and tail …]` : text);
   };
   child.all?.on('data', (chunk: Buffer | string) => emit(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
 

@@ -28,7 +28,6 @@ export interface ReadToolOptions {
 }
 
 export function createReadTool(opts: ReadToolOptions = {}): Tool {
-  const cap = opts.capChars ?? DEFAULT_READ_CAP_CHARS;
   return {
     name: 'read',
     description:
@@ -44,7 +43,8 @@ export function createReadTool(opts: ReadToolOptions = {}): Tool {
       required: ['path'],
       additionalProperties: false,
     },
-    execute: (args, ctx) => runRead(args, ctx, cap),
+    // T4: an explicit cap wins, else the run's budget (a share of its context window), else the default.
+    execute: (args, ctx) => runRead(args, ctx, opts.capChars ?? ctx.resultMaxChars ?? DEFAULT_READ_CAP_CHARS),
   };
 }
 

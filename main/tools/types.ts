@@ -5,6 +5,11 @@ export interface ToolContext {
   /** Real path of the workspace root (symlinks resolved). */
   workspace: string;
   signal: AbortSignal;
+  /**
+   * T4: characters a result may keep — a share of the context window of the run this call serves. Tools size their
+   * output caps by it; the engine cuts anything longer anyway.
+   */
+  resultMaxChars?: number;
   /** Streams partial output (e.g. exec stdout) to the UI as `tool` update events. */
   onUpdate?: (partial: string) => void;
   /** The run calling the tool (spawn_subagent links its child to it). */

@@ -131,4 +131,6 @@ export const anthropicAdapter: ApiAdapter = {
   },
   httpError: (fault, req, ids) => anthropicHttpError(fault, req, ids.requestId),
   plainError: (status, type, message, ids) => anthropicPlainError(status, type, message, ids.requestId),
+  overflowReply: (tokens, window, ids) =>
+    anthropicPlainError(400, 'invalid_request_error', `prompt is too long: ${tokens} tokens > ${window} maximum`, ids.requestId),
 };

@@ -8,7 +8,7 @@ import { startFake } from './server.js';
 import type { FakeProvider } from './types.js';
 
 export type { FakeFault, FakeProvider, FakeStep, FakeToolCall, FakeTurn, RecordedRequest } from './types.js';
-export { toolLoopScenario, trailingToolResults } from './scenario.js';
+export { isSummaryRequest, lastUserText, systemText, toolLoopScenario, trailingToolResults } from './scenario.js';
 
 /** `port` defaults to 0 (any free port); the launcher (serve.ts) passes --port. */
 export function startFakeAnthropic(opts: { port?: number } = {}): Promise<FakeProvider> {

@@ -132,4 +132,16 @@ export const openaiAdapter: ApiAdapter = {
   },
   httpError: (fault, req) => openaiHttpError(fault, req, req ? openaiAdapter.apiKey(req) : null),
   plainError: (status, type, message) => openaiPlainError(status, type, message),
+  overflowReply: (tokens, window) => ({
+    status: 400,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      error: {
+        message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
+    }),
+  }),
 };

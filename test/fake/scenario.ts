@@ -15,6 +15,28 @@ function textOf(content: unknown): string {
     .join('');
 }
 
+/** The system prompt of a request: Anthropic `system` (string or text blocks), OpenAI leading system/developer message. */
+export function systemText(req: RecordedRequest): string {
+  const b = req.body ?? {};
+  if (b.system !== undefined) return textOf(b.system);
+  const first = Array.isArray(b.messages) ? (b.messages[0] as Json | undefined) : undefined;
+  return first && (first.role === 'system' || first.role === 'developer') ? textOf(first.content) : '';
+}
+
+/** A context-compaction summary request (the engine marks its system prompt). */
+export const isSummaryRequest = (req: RecordedRequest): boolean => systemText(req).includes('[context compaction]');
+
+/** The text of the last user message (tool results excluded). */
+export function lastUserText(req: RecordedRequest): string {
+  const messages: unknown = req.body?.messages;
+  if (!Array.isArray(messages)) return '';
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as Json;
+    if (m.role === 'user') return textOf(m.content);
+  }
+  return '';
+}
+
 /**
  * The text of the tool results at the end of the conversation, or null when the last message is not a tool result.
  * Anthropic: a trailing user message holding `tool_result` blocks. OpenAI: trailing `role:"tool"` messages.

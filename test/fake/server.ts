@@ -5,6 +5,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { isOpen, sleep, writeFlushed } from './sse.js';
+import { isSummaryRequest, lastUserText } from './scenario.js';
+import { promptTokens } from './turn.js';
 import type { ApiAdapter, FakeFault, FakeProvider, FakeStep, FakeTurn, HttpFault, HttpReply, RecordedRequest, TurnIds } from './types.js';
 
 const HTTP_FAULTS = new Set<FakeFault['kind']>([
@@ -21,6 +23,11 @@ const HTTP_FAULTS = new Set<FakeFault['kind']>([
 const isHttpFault = (f: FakeFault): f is HttpFault => HTTP_FAULTS.has(f.kind);
 
 export const DEFAULT_TURN: FakeTurn = { text: 'Hello from the fake server.' };
+
+/** The default answer to a compaction summary request. */
+const defaultSummary = (req: RecordedRequest): FakeTurn => ({
+  text: `Summary (fake): the user and the assistant talked; ${lastUserText(req).length} characters were summarised.`,
+});
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -42,6 +49,9 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
   const requests: RecordedRequest[] = [];
   const queue: FakeStep[] = [];
   let fallback: FakeStep = DEFAULT_TURN;
+  let summaryStep: FakeStep = defaultSummary;
+  let contextWindow: number | null = null;
+  const promptSizes: number[] = [];
   let seq = 0;
 
   const idsFor = (n: number): TurnIds => {
@@ -119,7 +129,14 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
     }
     requests.push(rec);
     if (!adapter.apiKey(rec)) return send(res, adapter.httpError({ kind: 'auth' }, rec, ids), common);
-    const step = queue.length > 0 ? queue.shift()! : fallback;
+    const size = promptTokens(rec);
+    promptSizes.push(size);
+    if (contextWindow !== null && size > contextWindow) {
+      const reply = adapter.overflowReply?.(size, contextWindow, ids) ??
+        adapter.plainError(400, 'invalid_request_error', `prompt is too long: ${size} tokens > ${contextWindow} maximum`, ids);
+      return send(res, reply, common);
+    }
+    const step = isSummaryRequest(rec) ? summaryStep : queue.length > 0 ? queue.shift()! : fallback;
     const turn = typeof step === 'function' ? step(rec) : step;
     const fault = turn.fault;
     if (fault?.kind === 'reset') return void req.socket.destroy();
@@ -150,6 +167,9 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
     requests,
     enqueue: (...steps) => void queue.push(...steps),
     setDefault: (step) => void (fallback = step),
+    setContextWindow: (tokens) => void (contextWindow = tokens),
+    promptSizes,
+    setSummary: (step) => void (summaryStep = step),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -67,6 +67,18 @@ export interface FakeProvider {
   enqueue(...steps: FakeStep[]): void;
   /** used when the queue is empty; initial default: text "Hello from the fake server." */
   setDefault(step: FakeStep): void;
+  /**
+   * A context window in tokens (prompt size = chars/4 of system + messages + tools, as reported in usage): a model
+   * call over it gets the API's real overflow 400 with the actual numbers; null turns the check off (default).
+   */
+  setContextWindow(tokens: number | null): void;
+  /** Prompt sizes (tokens, same count as the window check) of every model call, in order. */
+  promptSizes: number[];
+  /**
+   * How compaction summary requests (system prompt marked "[context compaction]") are answered: they skip the
+   * queue and the default. Initial: a short summary naming how many characters it summarised.
+   */
+  setSummary(step: FakeStep): void;
   /** also destroys stalled sockets */
   close(): Promise<void>;
 }
@@ -108,6 +120,8 @@ export interface ApiAdapter {
   httpError(fault: HttpFault, req: RecordedRequest | null, ids: TurnIds): HttpReply;
   /** An error reply in this API's body shape with the given status, error type and message. */
   plainError(status: number, type: string, message: string, ids: TurnIds): HttpReply;
+  /** The API's real "prompt too long" 400 for a prompt of `tokens` in a window of `window`. */
+  overflowReply?(tokens: number, window: number, ids: TurnIds): HttpReply;
 }
 
 export type HttpFault = Extract<

@@ -89,6 +89,7 @@ describe('transcript v1 fixtures', () => {
       tornTail: false,
       skippedLines: 0,
       otherLines: 0,
+      compactions: [],
     });
   });
 });

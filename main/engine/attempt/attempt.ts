@@ -19,6 +19,8 @@ import { missingResultTextFor, repairToolPairing, type RepairToolPairingOptions 
 import { UsageAccumulator } from './usage.js';
 import { annotateUnanswered } from './unanswered.js';
 import { drainSteer, skipForSteer, type SteerInbox } from './steer.js';
+import { AttemptContext, type CompactionRecordInput } from './context-fit.js';
+import { newRunCompaction, type RunCompaction } from './run-compaction.js';
 
 /** A tool loop longer than this is a runaway model; the attempt stops with an error. */
 export const MAX_TOOL_ROUNDS = 50;
@@ -51,6 +53,16 @@ export interface AttemptParams {
   steer?: SteerInbox;
   /** Ids for tool calls that arrive without one or are promoted from text (injectable for tests). */
   newToolCallId?: () => string;
+  /** E10: the window every budget decision uses (the model's, capped by agent.contextTokens). */
+  windowTokens?: number;
+  /** The session's latest compaction summary; `messages` then start at its kept tail. */
+  summary?: string;
+  /** Index in `messages` of the first message written after the latest compaction. */
+  sinceCompaction?: number;
+  /** Appends a compaction record to the transcript (same write lock as `persist`). */
+  persistCompaction?: (record: CompactionRecordInput) => Promise<void>;
+  /** Compaction state of the run (E18 coordination, overflow steps, compaction count), shared by its attempts. */
+  compaction?: RunCompaction;
 }
 
 export interface AttemptResult {
@@ -64,6 +76,8 @@ export interface AttemptResult {
   usage: Usage;
   calls: number;
   toolErrors: number;
+  /** Compactions this attempt recorded (preemptive and after overflow errors). */
+  compactions: number;
   error?: unknown;
   lastMessage?: AssistantMessage;
 }
@@ -85,7 +99,6 @@ const toolSpecs = (tools: readonly Tool[]): ToolSpec[] =>
 
 export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const usage = new UsageAccumulator();
-  const messages = [...p.messages];
   const texts: string[] = [];
   let turn = 0;
   let revisions = 0;
@@ -96,6 +109,25 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const specs = toolSpecs(tools);
   // Every provider call goes through the stream wrapper layers (E9).
   const streamFn = wrapStreamFn(p.streamFn, { allowed: specs.map((t) => t.name), newId: p.newToolCallId });
+  const compaction = p.compaction ?? newRunCompaction();
+  const context = new AttemptContext(
+    {
+      windowTokens: p.windowTokens ?? p.model.contextWindow,
+      systemPrompt: p.systemPrompt,
+      tools: specs,
+      emitter: p.emitter,
+      summary: { streamFn: p.streamFn, model: p.model, apiKey: p.apiKey, idleTimeoutMs: p.idleTimeoutMs, now: p.now, headers: p.headers },
+      signal: p.signal,
+      coordinator: compaction.coordinator,
+      onCompacted: () => void compaction.compactions++,
+      persistCompaction: p.persistCompaction ?? (async () => {}),
+      prepare: (ms) => buildContext(ms, { missingResultText: missingResultTextFor(p.model.api) }),
+      now: p.now,
+    },
+    { summary: p.summary, messages: p.messages, sinceCompaction: p.sinceCompaction },
+  );
+  // The overflow path's last step (inventory §9): every tool result shortened as far as it goes.
+  if (compaction.shrinkAll) context.shrinkAllToolResults();
   let toolErrors = 0;
   let turns = 0;
   const reasoning: string[] = [];
@@ -108,6 +140,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     usage: usage.calls > 0 ? usage.result() : emptyUsage(),
     calls: usage.calls,
     toolErrors,
+    compactions: context.compactions,
     ...extra,
   });
 
@@ -127,7 +160,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
         model: p.model,
         apiKey: p.apiKey,
         systemPrompt: p.systemPrompt,
-        messages: buildContext(messages, { missingResultText: missingResultTextFor(p.model.api) }),
+        messages: await context.prepare(),
         tools: specs,
         thinking: p.thinking,
         signal: p.signal,
@@ -145,9 +178,11 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     }
     const outcome = subscriber.finish(() => failedMessage(p, 'error'));
     const message = outcome.message;
+    if (compaction.coordinator.pendingRetries > 0) compaction.coordinator.resolveRetry();
     usage.add(message.usage);
+    if (outcome.error === undefined) context.observe(message.usage);
     await p.persist(message);
-    messages.push(message);
+    context.push(message);
     if (outcome.error === undefined && outcome.visibleText.trim()) texts.push(outcome.visibleText);
     if (outcome.error === undefined && outcome.thinkingText.trim()) reasoning.push(outcome.thinkingText);
     if (outcome.error !== undefined) {
@@ -163,7 +198,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       if (outcome.visibleText.trim()) texts.pop();
       const request: Message = { role: 'user', content: revision, timestamp: p.now() };
       await p.persist(request);
-      messages.push(request);
+      context.push(request);
       continue;
     }
 
@@ -180,13 +215,14 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
         now: p.now,
         parseErrors,
         invalidCalls,
+        resultMaxChars: context.caps.perResultChars,
       });
       messaging.afterTool(call.id, call.name, toolResult.isError);
       if (toolResult.isError) toolErrors++;
       // tool_result_persist is synchronous: plugins may rewrite the record, never delay the write.
       const record = hooks.persistToolResult(toolResult, hookCtx);
       await p.persist(record);
-      messages.push(record);
+      context.push(record);
     }
     if (p.signal.aborted) {
       return result('error', { error: p.signal.reason ?? abortError(), lastMessage: message });
@@ -194,7 +230,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     const steered = drainSteer(p.steer, p.now);
     if (steered) {
       await p.persist(steered);
-      messages.push(steered);
+      context.push(steered);
     }
   }
 }

@@ -7,6 +7,7 @@ import type { ToolCallBlock, ToolResultMessage } from '../messages.js';
 import type { Tool } from '../../tools/types.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import type { HookRunner } from './hook-runner.js';
+import { truncateToolResultText } from './tool-result-truncation.js';
 
 export interface ToolRunContext {
   runId: string;
@@ -22,6 +23,8 @@ export interface ToolRunContext {
   parseErrors?: ReadonlyMap<string, string>;
   /** Calls a stream layer found malformed (blank/over-long/unknown name), by id: answered with this error. */
   invalidCalls?: ReadonlyMap<string, string>;
+  /** T4: characters one result may keep (a share of the run's context window); tools learn it too. */
+  resultMaxChars?: number;
 }
 
 /** Trims and case-folds a tool name the model may have drifted on (" read", "Read"). */
@@ -68,6 +71,7 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
       workspace: ctx.workspace,
       run: { runId: ctx.runId, sessionKey: ctx.sessionKey },
       signal: ctx.signal,
+      ...(ctx.resultMaxChars !== undefined ? { resultMaxChars: ctx.resultMaxChars } : {}),
       onUpdate: (partial) =>
         ctx.emitter.emit('tool', { phase: 'update', toolCallId: call.id, name: toolName, partial }),
     });
@@ -77,6 +81,7 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
     content = errorText(err);
   }
 
+  if (ctx.resultMaxChars !== undefined) content = truncateToolResultText(content, ctx.resultMaxChars);
   const durationMs = ctx.now() - started;
   ctx.emitter.emit('tool', { phase: 'end', toolCallId: call.id, name: toolName, result: content, isError, durationMs });
   // Fire-and-forget: the run never waits for it, and its failure is only logged.

@@ -15,6 +15,7 @@ import { deliverPayloads } from './run-hooks.js';
 import { classifyError } from '../classify.js';
 import { contextWarning, runOuterLoop, type LoopDeps, type LoopOutcome } from './outer-loop.js';
 import type { SteerInbox } from '../attempt/steer.js';
+import { newRunCompaction, type RunCompaction } from '../attempt/run-compaction.js';
 
 export interface RunSpec {
   runId: string;
@@ -30,6 +31,8 @@ export interface RunSpec {
   headers?: Record<string, string>;
   /** E3 steer: messages injected into the tool loop (the dispatcher fills it). */
   steer?: SteerInbox;
+  /** E10/E18: the run's compaction state, shared with the registry (`isCompacting`). */
+  compaction?: RunCompaction;
 }
 
 export interface Timers {
@@ -88,8 +91,9 @@ export async function executeRun(
 
   let loop: LoopOutcome | undefined;
   let error: unknown;
+  const compaction = spec.compaction ?? newRunCompaction();
   try {
-    const history = await deps.store.loadMessages(spec.sessionId);
+    const history = await deps.store.loadContext(spec.sessionId);
     const userMessage: Message = { role: 'user', content: spec.message, timestamp: deps.now() };
     await deps.store.append(spec.sessionId, userMessage);
     void hooks.fire('message_received', { content: spec.message }, hookCtx);
@@ -101,7 +105,10 @@ export async function executeRun(
         models: [model, ...(spec.fallbacks ?? [])],
         thinking: spec.thinking,
         headers: spec.headers,
-        messages: [...history, userMessage],
+        messages: [...history.messages, userMessage],
+        summary: history.summary,
+        sinceCompaction: history.sinceCompaction,
+        compaction,
         persist,
         steer: spec.steer,
       },
@@ -124,6 +131,7 @@ export async function executeRun(
     error = err;
   } finally {
     settled = true;
+    compaction.coordinator.unsubscribe();
     deps.timers.clearTimeout(timer);
     external.removeEventListener('abort', onExternalAbort);
   }
@@ -154,7 +162,7 @@ export async function executeRun(
       model: used.id,
       profileId: loop?.profileId ?? null,
       attempts: loop?.attempts ?? (error === undefined ? 1 : 0),
-      compactions: loop?.compactions ?? 0,
+      compactions: compaction.compactions,
       ...(errorText ? { error: errorText } : {}),
     },
   };

@@ -34,6 +34,7 @@ import { sleepAbortable, type Timers } from './backoff.js';
 import { decideNext, type NextStep } from './failover-decision.js';
 import { maxIterations } from './iteration-cap.js';
 import { MAX_OVERFLOW_RECOVERIES, type RecoverOverflow } from './overflow.js';
+import type { RunCompaction } from '../attempt/run-compaction.js';
 
 export type AuthSource = Pick<AuthPool, 'plan' | 'key' | 'used' | 'good' | 'failed'>;
 
@@ -70,6 +71,11 @@ export interface LoopSpec {
   headers?: Record<string, string>;
   /** The context for the first attempt (history + this run's user message, already persisted). */
   messages: Message[];
+  /** E10: the latest compaction summary; `messages` start at its kept tail (later attempts reload both). */
+  summary?: string;
+  sinceCompaction?: number;
+  /** E10/E18: the run's compaction state (preemptive and overflow compactions, coordination). */
+  compaction?: RunCompaction;
   persist: (m: Message) => Promise<void>;
   /** E3 steer: messages injected into the tool loop. */
   steer?: SteerInbox;
@@ -212,7 +218,10 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
         apiKey = await deps.auth.key(profile).catch(() => null);
         await deps.auth.used(profile.id);
       }
-      const messages = attempts === 0 ? spec.messages : await deps.store.loadMessages(spec.sessionId);
+      const context =
+        attempts === 0
+          ? { messages: spec.messages, summary: spec.summary, sinceCompaction: spec.sinceCompaction }
+          : await deps.store.loadContext(spec.sessionId);
       attempts++;
       const firstTurn = turns;
       const result = apiKey
@@ -223,7 +232,12 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             apiKey,
             streamFn: deps.streamFnFor(model),
             systemPrompt,
-            messages,
+            messages: context.messages,
+            summary: context.summary,
+            sinceCompaction: context.sinceCompaction,
+            windowTokens: window,
+            persistCompaction: (record) => deps.store.appendCompaction(spec.sessionId, record),
+            ...(spec.compaction ? { compaction: spec.compaction } : {}),
             tools: deps.tools,
             workspace: deps.workspace,
             thinking: model.reasoning ? spec.thinking : 'off',
@@ -310,6 +324,10 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
           error: classified,
           signal,
           emitter,
+          ...(apiKey ? { apiKey } : {}),
+          systemPrompt,
+          headers: spec.headers,
+          ...(spec.compaction ? { compaction: spec.compaction } : {}),
         });
         if (!r.compacted) {
           lastError = new RunFailedError(`${classified.message} — compaction could not help${r.reason ? `: ${r.reason}` : ''}.`);

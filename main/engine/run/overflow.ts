@@ -6,8 +6,10 @@
 import type { ModelDef } from '../../providers/types.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import type { ClassifiedError } from '../classify.js';
+import type { RunCompaction } from '../attempt/run-compaction.js';
 
-export const MAX_OVERFLOW_RECOVERIES = 3;
+/** Inventory §9: at most 3 compactions, then one tool-result truncation (compaction-recovery.ts takes the steps). */
+export const MAX_OVERFLOW_RECOVERIES = 4;
 
 export interface OverflowContext {
   runId: string;
@@ -21,6 +23,12 @@ export interface OverflowContext {
   error: ClassifiedError;
   signal: AbortSignal;
   emitter: RunEmitter;
+  /** The key of the failed attempt: the summary is written by the same model with the same key. */
+  apiKey?: string;
+  systemPrompt?: string;
+  headers?: Record<string, string>;
+  /** The run's compaction state (which overflow steps were taken). */
+  compaction?: RunCompaction;
 }
 
 export interface OverflowRecovery {

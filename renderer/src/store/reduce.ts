@@ -235,6 +235,11 @@ export function historyToTurns(entries: HistoryEntry[]): Turn[] {
       turns.push(current);
     }
     const turn: AssistantTurn = current;
+    if (entry.role === 'compaction') {
+      // E10: the same divider a live compaction shows, where the record stands in the transcript
+      turn.parts = [...turn.parts, { kind: 'compaction', phase: 'end', tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter }];
+      return;
+    }
     if (entry.role === 'assistant') {
       // each stored message is one model call: its own thinking row, then text, then tool rows
       if (entry.thinking) turn.parts = [...turn.parts, { kind: 'thinking', text: entry.thinking, turn: i }];

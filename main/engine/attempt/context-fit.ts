@@ -1,0 +1,197 @@
+/**
+ * The context of one attempt and how it is made to fit before every send (E10), with the I/O the pure planning
+ * (context-budget.ts, tool-result-truncation.ts) leaves out: running a compaction, recording it in the transcript
+ * and reporting it as `compaction` events.
+ *
+ * State: the latest summary, the raw messages since its kept tail (exactly as they are in the transcript, so a
+ * compaction record can count the messages it keeps), and the calibration ratio (what the provider reported for
+ * the last request / what we estimated for it).
+ *
+ * Truncation here is a view: tool results are shortened in what is sent, never in the transcript, and the same
+ * caps give the same view on every later send. So the "truncate tool results" route needs no fresh attempt to
+ * take effect (the seed skips the send and lets the outer loop start over because it rewrites the session); the
+ * attempt sends the shortened context at once.
+ */
+import type { Message, Usage } from '../messages.js';
+import type { ToolSpec } from '../../providers/types.js';
+import type { CompactionData } from '../../../preload/contract.js';
+import type { RunEmitter } from '../stream/run-emitter.js';
+import type { CompactionCoordinator } from '../run/compaction-coordinator.js';
+import {
+  calibrated,
+  calibrationFromHistory,
+  calibrationRatio,
+  contextBudget,
+  estimateRequestTokens,
+  findCutPoint,
+  keepRecentTokens,
+  planRoute,
+  promptTokensOf,
+  type PreemptiveRoute,
+} from './context-budget.js';
+import { applyToolResultBudget, reducibleToolResultChars, shrinkToolResults, toolResultCaps, type ToolResultCaps } from './tool-result-truncation.js';
+import { CompactionError, generateSummary, summaryMessage, type SummaryDeps } from './summary.js';
+import { classifyError } from '../classify.js';
+
+export type CompactionReason = 'preemptive' | 'overflow' | 'manual';
+
+export interface CompactionRecordInput {
+  summary: string;
+  keptMessages: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  reason: CompactionReason;
+  timestamp: number;
+}
+
+export interface ContextDeps {
+  /** The model's window capped by agent.contextTokens. */
+  windowTokens: number;
+  systemPrompt: string;
+  tools: readonly ToolSpec[];
+  emitter: RunEmitter;
+  /** The model call that writes summaries (same StreamFn and key as the run); the signal comes from `run`. */
+  summary: Omit<SummaryDeps, 'signal'>;
+  signal: AbortSignal;
+  coordinator: CompactionCoordinator;
+  /** Called after each recorded compaction (the run counts them). */
+  onCompacted?: () => void;
+  persistCompaction: (record: CompactionRecordInput) => Promise<void>;
+  /** Turns raw messages into what may be sent (pairing repair, failed turns left out). */
+  prepare: (messages: readonly Message[]) => Message[];
+  now: () => number;
+}
+
+export interface ContextInit {
+  summary?: string;
+  messages: readonly Message[];
+  /** Index of the first message written after the latest compaction (calibration only trusts those). */
+  sinceCompaction?: number;
+}
+
+/** Characters to remove to free `tokens` calibrated tokens (≈ 4 characters a token, 10 % margin). */
+const charsFor = (tokens: number, ratio: number): number => Math.ceil((tokens * 4 * 1.1) / ratio);
+
+export class AttemptContext {
+  summary: string | undefined;
+  messages: Message[];
+  ratio: number | undefined;
+  /** Compactions this attempt recorded. */
+  compactions = 0;
+  /** The route of the last `prepare()` (for tests and logs). */
+  lastRoute: PreemptiveRoute = 'fits';
+  readonly caps: ToolResultCaps;
+  #shrinkAll = false;
+  #lastSentEstimate = 0;
+
+  constructor(
+    private readonly deps: ContextDeps,
+    init: ContextInit,
+  ) {
+    this.summary = init.summary;
+    this.messages = [...init.messages];
+    this.caps = toolResultCaps(deps.windowTokens);
+    this.ratio = calibrationFromHistory(this.messages, init.sinceCompaction ?? 0, (count) =>
+      this.#raw(this.#budgeted(this.#view(this.summary, this.messages.slice(0, count)))),
+    );
+  }
+
+  push(message: Message): void {
+    this.messages.push(message);
+  }
+
+  /** Calibrates the estimator with what the provider reported for the request `prepare()` returned last. */
+  observe(usage: Usage): void {
+    this.ratio = calibrationRatio(promptTokensOf(usage), this.#lastSentEstimate) ?? this.ratio;
+  }
+
+  /** The overflow route's last resort before giving up: every tool result shortened as far as it goes. */
+  shrinkAllToolResults(): void {
+    this.#shrinkAll = true;
+  }
+
+  #view(summary: string | undefined, messages: readonly Message[]): Message[] {
+    return this.deps.prepare(summary ? [summaryMessage(summary, 0), ...messages] : messages);
+  }
+
+  #budgeted(view: Message[]): Message[] {
+    const capped = applyToolResultBudget(view, this.caps).messages;
+    return this.#shrinkAll ? shrinkToolResults(capped, Number.POSITIVE_INFINITY).messages : capped;
+  }
+
+  #raw(view: readonly Message[]): number {
+    return estimateRequestTokens(this.deps.systemPrompt, view, this.deps.tools);
+  }
+
+  /** Calibrated estimate of sending `view`. */
+  estimate(view: readonly Message[]): number {
+    return calibrated(this.#raw(view), this.ratio);
+  }
+
+  /** The context as it would be sent now (caps applied, no compaction). */
+  current(): Message[] {
+    return this.#budgeted(this.#view(this.summary, this.messages));
+  }
+
+  /** E10: the context to send, made to fit by the cheapest route. */
+  async prepare(): Promise<Message[]> {
+    const { budget } = contextBudget(this.deps.windowTokens);
+    let view = this.current();
+    const ratio = this.ratio ?? 1;
+    const plan = planRoute(this.estimate(view), this.deps.windowTokens, Math.floor((reducibleToolResultChars(view) / 4) * ratio));
+    this.lastRoute = plan.route;
+    if (plan.route === 'truncate_tool_results') {
+      view = shrinkToolResults(view, charsFor(plan.overflow, ratio)).messages;
+    } else if (plan.route === 'compact' || plan.route === 'compact_then_truncate') {
+      try {
+        await this.compact('preemptive');
+      } catch {
+        // Reported as a compaction end event with its error; the send goes ahead and the overflow path takes over.
+      }
+      view = this.current();
+      const over = this.estimate(view) - budget;
+      if (over > 0) view = shrinkToolResults(view, charsFor(over, ratio)).messages;
+    }
+    this.#lastSentEstimate = this.#raw(view);
+    return view;
+  }
+
+  /**
+   * Summarises the older messages and records the compaction. Returns false when there is nothing to summarise.
+   * `force` (overflow, manual) keeps fewer recent tokens when the usual tail would leave nothing to summarise.
+   */
+  async compact(reason: CompactionReason, opts: { force?: boolean } = {}): Promise<boolean> {
+    const keep = keepRecentTokens(contextBudget(this.deps.windowTokens).budget);
+    let cut = findCutPoint(this.messages, keep);
+    if (cut === 0 && opts.force) cut = findCutPoint(this.messages, Math.floor(keep / 4)) || findCutPoint(this.messages, 0);
+    if (cut === 0) return false;
+    const tokensBefore = this.estimate(this.current());
+    this.#emit({ phase: 'start', reason });
+    const older = this.messages.slice(0, cut);
+    const kept = this.messages.slice(cut);
+    try {
+      const summary = await this.deps.coordinator.run(this.deps.signal, (signal) =>
+        generateSummary(
+          { ...this.deps.summary, signal },
+          { previousSummary: this.summary, messages: older, windowTokens: this.deps.windowTokens, ratio: this.ratio },
+        ),
+      );
+      const tokensAfter = this.estimate(this.#budgeted(this.#view(summary, kept)));
+      await this.deps.persistCompaction({ summary, keptMessages: kept.length, tokensBefore, tokensAfter, reason, timestamp: this.deps.now() });
+      this.summary = summary;
+      this.messages = kept;
+      this.compactions++;
+      this.deps.onCompacted?.();
+      this.#emit({ phase: 'end', reason, tokensBefore, tokensAfter });
+      return true;
+    } catch (err) {
+      const error = err instanceof CompactionError ? err.message : classifyError(err).message;
+      this.#emit({ phase: 'end', reason, tokensBefore, tokensAfter: tokensBefore, error });
+      throw err;
+    }
+  }
+
+  #emit(data: CompactionData): void {
+    this.deps.emitter.emit('compaction', data);
+  }
+}
