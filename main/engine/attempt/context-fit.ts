@@ -111,7 +111,9 @@ export class AttemptContext {
   }
 
   #view(summary: string | undefined, messages: readonly Message[]): Message[] {
-    return this.deps.prepare(summary ? [summaryMessage(summary, 0), ...messages] : messages);
+    // The summary goes in front after `prepare`: it is context, not a user turn that went unanswered.
+    const prepared = this.deps.prepare(messages);
+    return summary ? [summaryMessage(summary, 0), ...prepared] : prepared;
   }
 
   #budgeted(view: Message[]): Message[] {
