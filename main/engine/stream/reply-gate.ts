@@ -16,43 +16,55 @@ export interface GateEnd {
   suppressed?: 'silent' | 'duplicate';
 }
 
+/** Enough of the shown text's end to judge a trailing token (`**NO_REPLY**` plus whitespace fits many times). */
+const TAIL_WINDOW = 64;
+
 export class ReplyGate {
-  private shown = '';
+  // Only the end of the shown text is kept: every push costs O(delta), never O(reply so far).
+  private shownLength = 0;
+  private shownTail = '';
   private held = '';
 
   constructor(private readonly sentNormalized: () => readonly string[] = () => []) {}
+
+  /**
+   * The shown tail plus what is held, with a non-space sentinel in front when earlier text was cut off, so a
+   * pattern anchored at the start cannot match in the middle of the reply.
+   */
+  private window(): string {
+    const cut = this.shownLength > this.shownTail.length;
+    return `${cut ? 'x' : ''}${this.shownTail}${this.held}`;
+  }
+
+  private show(out: string): string {
+    this.shownLength += out.length;
+    this.shownTail = (this.shownTail + out).slice(-TAIL_WINDOW);
+    return out;
+  }
 
   /** Adds visible text; returns what may be shown now. */
   push(delta: string): string {
     if (delta === '') return '';
     this.held += delta;
-    const full = this.shown + this.held;
-    if (this.shown === '' && (couldBeSilentReply(full) || couldBeMessagingDuplicate(full, this.sentNormalized()))) {
+    if (this.shownLength === 0 && (couldBeSilentReply(this.held) || couldBeMessagingDuplicate(this.held, this.sentNormalized()))) {
       return '';
     }
-    const tail = Math.min(silentTailLength(full), this.held.length);
+    const tail = Math.min(silentTailLength(this.window()), this.held.length);
     const out = this.held.slice(0, this.held.length - tail);
     this.held = this.held.slice(this.held.length - tail);
-    this.shown += out;
-    return out;
+    return this.show(out);
   }
 
   /** The call ended: the decision and whatever was still held. */
   end(): GateEnd {
-    const full = this.shown + this.held;
+    const held = this.held;
+    const window = this.window();
     this.held = '';
-    if (this.shown === '' && full.trim() !== '') {
-      if (isSilentReply(full)) return { release: '', suppressed: 'silent' };
-      if (isMessagingDuplicate(full, this.sentNormalized())) return { release: '', suppressed: 'duplicate' };
+    if (this.shownLength === 0 && held.trim() !== '') {
+      if (isSilentReply(held)) return { release: '', suppressed: 'silent' };
+      if (isMessagingDuplicate(held, this.sentNormalized())) return { release: '', suppressed: 'duplicate' };
     }
-    const kept = stripSilentToken(full);
-    const release = kept.length > this.shown.length ? kept.slice(this.shown.length) : '';
-    this.shown += release;
-    return { release };
-  }
-
-  /** Everything shown so far. */
-  get text(): string {
-    return this.shown;
+    const removed = window.length - stripSilentToken(window).length;
+    return { release: this.show(held.slice(0, Math.max(0, held.length - removed))) };
   }
 }
