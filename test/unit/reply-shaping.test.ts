@@ -146,3 +146,15 @@ describe('buildPayloads', () => {
     expect(buildPayloads(input)).toEqual(expected);
   });
 });
+
+describe('ReplyGate cost', () => {
+  it('is linear: 50 000 deltas well under a second (the whole-text version took tens of seconds)', () => {
+    const g = new ReplyGate();
+    const started = performance.now();
+    let shown = 0;
+    for (let i = 0; i < 50_000; i++) shown += g.push(i % 7 === 0 ? 'NO ' : 'word more ').length;
+    shown += g.end().release.length;
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(shown).toBeGreaterThan(400_000);
+  });
+});
