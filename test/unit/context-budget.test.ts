@@ -139,6 +139,12 @@ describe('findCutPoint', () => {
     expect(findCutPoint(ms, keep)).toBe(cut);
   });
 
+  it('the prompt being answered is never summarised: the cut stays at or before the latest user message', () => {
+    const ms = [user(big), assistant(big), user('now'), call('c1'), result('c1', big), assistant('', 0, 'error')];
+    expect(findCutPoint(ms, 0)).toBe(2);
+    expect(findCutPoint([user(big), assistant('', 0, 'error')], 0)).toBe(0); // a fresh session: nothing to summarise
+  });
+
   it('a single message is never summarised away', () => {
     expect(findCutPoint([user(big)], 0)).toBe(0);
   });

@@ -102,13 +102,20 @@ export function planRoute(estimate: number, windowTokens: number, reducibleToken
 
 /**
  * Index of the first message kept verbatim: the tail from it holds at least `keepTokens` (or everything), and it
- * is not a tool result, so no tool call is separated from its result. 0 = nothing to summarise (everything fits
- * in `keepTokens`). A caller that must free room anyway asks again with a smaller `keepTokens`.
+ * is not a tool result, so no tool call is separated from its result, and it is at or before the latest user
+ * message, so the prompt being answered stays verbatim. 0 = nothing to summarise (everything fits in `keepTokens`,
+ * or nothing precedes the latest prompt). A caller that must free room anyway asks again with a smaller `keepTokens`.
  */
 export function findCutPoint(messages: readonly Message[], keepTokens: number): number {
+  // The latest user message (the prompt being answered) is never summarised away: the cut lies at or before it.
+  let lastUser = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') lastUser = i;
+  });
   let tail = 0;
   for (let i = messages.length - 1; i >= 1; i--) {
     tail += estimateMessageTokens(messages[i]!);
+    if (i > lastUser) continue;
     if (tail >= keepTokens && messages[i]!.role !== 'toolResult') return i;
   }
   return 0;

@@ -217,10 +217,9 @@ export function historyToTurns(entries: HistoryEntry[]): Turn[] {
   const turns: Turn[] = [];
   let current: AssistantTurn | undefined;
   entries.forEach((entry, i) => {
-    if ((entry.role as string) === 'compaction') {
+    if (entry.role === 'compaction') {
       // E10 record: the divider stands where the context was compacted
-      const c = entry as unknown as { tokensBefore: number; tokensAfter: number };
-      const part: TurnPart = { kind: 'compaction', phase: 'end', tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter };
+      const part: TurnPart = { kind: 'compaction', phase: 'end', tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter };
       if (current) current.parts = [...current.parts, part];
       else turns.push({ ...newAssistantTurn(undefined, `h${i}`), status: 'done', callTurn: -1, parts: [part] });
       return;
@@ -235,11 +234,6 @@ export function historyToTurns(entries: HistoryEntry[]): Turn[] {
       turns.push(current);
     }
     const turn: AssistantTurn = current;
-    if (entry.role === 'compaction') {
-      // E10: the same divider a live compaction shows, where the record stands in the transcript
-      turn.parts = [...turn.parts, { kind: 'compaction', phase: 'end', tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter }];
-      return;
-    }
     if (entry.role === 'assistant') {
       // each stored message is one model call: its own thinking row, then text, then tool rows
       if (entry.thinking) turn.parts = [...turn.parts, { kind: 'thinking', text: entry.thinking, turn: i }];
