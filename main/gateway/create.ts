@@ -45,7 +45,7 @@ import { loadPlugins } from '../engine/plugins.js';
 import { SkillCatalog } from '../engine/attempt/skills.js';
 import { buildSystemPrompt } from '../engine/attempt/system-prompt.js';
 import { runWorkspace } from '../engine/attempt/run-cwd.js';
-import { resolveModelWithHooks } from '../engine/run/run-hooks.js';
+import { fireCompactionHooks, resolveModelWithHooks } from '../engine/run/run-hooks.js';
 import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
 
 export interface AppGateway extends GatewayApi {
@@ -334,6 +334,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     ...authMethods(auth),
   };
 
+  hub.on((event) => fireCompactionHooks(hooks, event));
   void hooks.fire('gateway_start', { workspace }, { workspace });
   return {
     config,

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { HookRunner, HOOK_TIMEOUT_MS, VOID_HOOK_TIMEOUT_MS, type HookTimers } from '../../main/engine/attempt/hook-runner.js';
 import { MAX_FINALIZE_REVISIONS, REVISION_PREFIX, revisionRequest } from '../../main/engine/attempt/finalize.js';
 import type { ToolResultMessage } from '../../main/engine/messages.js';
+import type { AgentEvent } from '../../preload/contract.js';
+import { fireCompactionHooks } from '../../main/engine/run/run-hooks.js';
 
 /** Manual timers: nothing fires until `advance`. */
 function fakeTimers() {
@@ -147,5 +149,25 @@ describe('HookRunner (E19)', () => {
     const { r } = runner();
     r.register('p', { agent_end: () => undefined, before_tool_call: () => undefined });
     expect(r.registered().get('p')?.sort()).toEqual(['agent_end', 'before_tool_call']);
+  });
+});
+
+describe('compaction hooks follow the compaction events', () => {
+  it('start → before_compaction, end → after_compaction; other streams are ignored', async () => {
+    const { r } = runner();
+    const seen: unknown[] = [];
+    r.register('p', {
+      before_compaction: (e, ctx) => void seen.push(['before', e, ctx.runId]),
+      after_compaction: (e, ctx) => void seen.push(['after', e, ctx.sessionKey]),
+    });
+    const ev = (stream: AgentEvent['stream'], data: AgentEvent['data']): AgentEvent => ({ type: 'event', runId: 'r1', sessionKey: 's1', seq: 0, stream, data, ts: 0 });
+    fireCompactionHooks(r, ev('compaction', { phase: 'start', reason: 'overflow' }));
+    fireCompactionHooks(r, ev('compaction', { phase: 'end', reason: 'overflow', tokensBefore: 900, tokensAfter: 300 }));
+    fireCompactionHooks(r, ev('assistant', { delta: 'x', text: 'x' }));
+    await new Promise((res) => setImmediate(res));
+    expect(seen).toEqual([
+      ['before', { reason: 'overflow' }, 'r1'],
+      ['after', { reason: 'overflow', tokensBefore: 900, tokensAfter: 300 }, 's1'],
+    ]);
   });
 });

@@ -62,8 +62,10 @@ export interface HookHandlers {
   /** Before a natural final answer is accepted: may ask for a revision (at most MAX_FINALIZE_REVISIONS per run). */
   before_agent_finalize: (event: { finalText: string; revisions: number }, ctx: HookContext) => Awaitable<FinalizeResult | void>;
   agent_end: (event: { status: string; error?: string; durationMs: number }, ctx: HookContext) => Awaitable<void>;
-  before_compaction: (event: { messageCount: number; tokens: number }, ctx: HookContext) => Awaitable<void>;
-  after_compaction: (event: { tokensBefore: number; tokensAfter: number }, ctx: HookContext) => Awaitable<void>;
+  /** A compaction starts (`reason`: preemptive, overflow or manual). Fire-and-forget. */
+  before_compaction: (event: { reason?: string }, ctx: HookContext) => Awaitable<void>;
+  /** A compaction ended (`error` when it failed; tokensAfter = tokensBefore then). Fire-and-forget. */
+  after_compaction: (event: { reason?: string; tokensBefore: number; tokensAfter: number; error?: string }, ctx: HookContext) => Awaitable<void>;
   before_tool_call: (info: ToolCallInfo) => Awaitable<BeforeToolCallResult | void>;
   /** Fire-and-forget: never awaited by the run. */
   after_tool_call: (info: ToolCallInfo & { result: string; isError: boolean; durationMs: number }) => Awaitable<void>;

@@ -1,7 +1,9 @@
 /**
  * The run-level hooks (E19) in one place: before_model_resolve (with legacy before_agent_start) picks the model
- * before the run starts; message_sending / message_sent see every payload the run delivers.
+ * before the run starts; message_sending / message_sent see every payload the run delivers; before/after_compaction
+ * follow the `compaction` events of every run (preemptive, overflow and manual compaction alike).
  */
+import type { AgentEvent, CompactionData } from '../../../preload/contract.js';
 import type { ModelDef } from '../../providers/types.js';
 import type { Payload } from '../stream/payloads.js';
 import type { HookContext } from '../attempt/hooks.js';
@@ -42,4 +44,18 @@ export async function deliverPayloads(hooks: HookRunner, payloads: Payload[], ct
     void hooks.fire('message_sent', { content: r.content, isError }, ctx);
   }
   return out;
+}
+
+/** before_compaction / after_compaction from one `compaction` event (other events are ignored). */
+export function fireCompactionHooks(hooks: HookRunner, event: AgentEvent): void {
+  if (event.stream !== 'compaction') return;
+  const d = event.data as CompactionData;
+  const ctx: HookContext = { runId: event.runId, sessionKey: event.sessionKey };
+  if (d.phase === 'start') void hooks.fire('before_compaction', { ...(d.reason ? { reason: d.reason } : {}) }, ctx);
+  else
+    void hooks.fire(
+      'after_compaction',
+      { ...(d.reason ? { reason: d.reason } : {}), tokensBefore: d.tokensBefore, tokensAfter: d.tokensAfter, ...(d.error ? { error: d.error } : {}) },
+      ctx,
+    );
 }
