@@ -3,11 +3,11 @@
  * symlinks show where they point (never followed outside: `name -> (outside workspace)`). Nothing is hidden.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { lstat, readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseArgs } from './args.js';
-import { displayPath, isInside, resolveInWorkspace } from './paths.js';
+import { openForRead, type OpenedFile } from './fs/confined.js';
+import { locate, type Located } from './fs/walk.js';
 import { humanSize } from './text.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
 
@@ -42,42 +42,50 @@ export function createListTool(opts: ListToolOptions = {}): Tool {
 
 async function runList(rawArgs: unknown, ctx: ToolContext, maxEntries: number): Promise<ToolOutput> {
   const args = parseArgs('list', Args, rawArgs);
-  const dir = await resolveInWorkspace(ctx.workspace, args.path ?? '.');
-  const shown = displayPath(ctx.workspace, dir);
-  const info = await stat(dir);
-  if (!info.isDirectory()) throw new ToolError(`list: "${shown}" is a file, not a directory; use read to see it`);
-
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
-  const visible = entries.slice(0, maxEntries);
-  const lines: string[] = [];
-  for (const entry of visible) {
-    ctx.signal.throwIfAborted();
-    lines.push(await describe(ctx.workspace, dir, entry));
+  const found = await locate(ctx.workspace, args.path ?? '.');
+  try {
+    const shown = found.rel;
+    if (found.name !== null) throw new ToolError(`list: "${shown}" is a file, not a directory; use read to see it`);
+    // readdir through the verified folder's descriptor path: a folder swapped meanwhile is not followed.
+    const entries = (await readdir(found.dirPath(), { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+    const visible = entries.slice(0, maxEntries);
+    const lines: string[] = [];
+    for (const entry of visible) {
+      ctx.signal.throwIfAborted();
+      lines.push(await describe(ctx.workspace, found, entry));
+    }
+    if (entries.length > visible.length) {
+      lines.push(`[… ${entries.length - visible.length} more entries not shown (${entries.length} total)]`);
+    }
+    const content = lines.length === 0 ? '[empty directory]' : lines.join('\n');
+    return { content, details: { path: shown, total: entries.length, shown: visible.length } };
+  } finally {
+    await found.close();
   }
-  if (entries.length > visible.length) {
-    lines.push(`[… ${entries.length - visible.length} more entries not shown (${entries.length} total)]`);
-  }
-  const content = lines.length === 0 ? '[empty directory]' : lines.join('\n');
-  return { content, details: { path: shown, total: entries.length, shown: visible.length } };
 }
 
-async function describe(workspace: string, dir: string, entry: Dirent): Promise<string> {
-  const full = path.join(dir, entry.name);
+async function describe(workspace: string, dir: Located, entry: Dirent): Promise<string> {
   if (entry.isDirectory()) return `${entry.name}/`;
   if (entry.isFile()) {
-    const size = await stat(full).then((s) => humanSize(s.size), () => '?');
+    const size = await lstat(dir.childPath(entry.name)).then((s) => humanSize(s.size), () => '?');
     return `${entry.name}  (${size})`;
   }
   if (entry.isSymbolicLink()) {
-    const target = await realpath(full).catch(() => null);
-    if (target === null) return `${entry.name} -> (broken link)`;
-    if (!isInside(workspace, target)) return `${entry.name} -> (outside workspace)`;
-    const targetInfo = await stat(target).catch(() => null);
-    const rel = displayPath(workspace, target);
-    if (targetInfo?.isDirectory()) return `${entry.name}/ -> ${rel}/`;
-    return targetInfo?.isFile() ? `${entry.name} -> ${rel}  (${humanSize(targetInfo.size)})` : `${entry.name} -> ${rel}`;
+    const rel = dir.rel === '.' ? entry.name : `${dir.rel}/${entry.name}`;
+    let target: OpenedFile;
+    try {
+      target = await openForRead(workspace, rel);
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : '';
+      return /outside the workspace/.test(msg) ? `${entry.name} -> (outside workspace)` : `${entry.name} -> (broken link)`;
+    }
+    await target.handle.close();
+    if (target.stat.isDirectory()) return `${entry.name}/ -> ${target.rel}/`;
+    return target.stat.isFile()
+      ? `${entry.name} -> ${target.rel}  (${humanSize(target.stat.size)})`
+      : `${entry.name} -> ${target.rel}`;
   }
   return `${entry.name}  (${kindOf(entry)})`;
 }

@@ -1,10 +1,14 @@
-/** `read {path, offset?, limit?}`: a text file's content, a window of lines, capped in characters. */
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+/**
+ * `read {path, offset?, limit?, lineNumbers?}`: a text file's content, a window of lines, capped in characters.
+ * Opened through the confined layer (fs/confined.ts) and streamed from that descriptor with bounded memory.
+ * Binary files are refused; images are recognised and named (tool results here are text only, so the model is
+ * told to ask the person to attach it instead).
+ */
 import { z } from 'zod';
 import { parseArgs } from './args.js';
-import { displayPath, resolveInWorkspace } from './paths.js';
+import { openForRead } from './fs/confined.js';
+import { scanLines } from './fs/lines.js';
+import { humanSize } from './text.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
 
 export const DEFAULT_READ_CAP_CHARS = 50_000;
@@ -21,6 +25,7 @@ const Args = z.strictObject({
   path: z.string({ error: '`path` must be a string' }),
   offset: positiveInt('offset', '1-based line number to start at'),
   limit: positiveInt('limit', 'number of lines'),
+  lineNumbers: z.boolean({ error: '`lineNumbers` must be true or false' }).nullish(),
 });
 
 export interface ReadToolOptions {
@@ -32,13 +37,15 @@ export function createReadTool(opts: ReadToolOptions = {}): Tool {
     name: 'read',
     description:
       'Read a text file in the workspace. Returns its content; long files are cut with a note. ' +
-      'Use offset (1-based line) and limit (lines) to read a part of a file.',
+      'Use offset (1-based line) and limit (lines) to read a part of a file; lineNumbers prefixes each line ' +
+      'with its number and a tab (not part of the file).',
     parameters: {
       type: 'object',
       properties: {
         path: { type: 'string', description: 'File path, relative to the workspace (or absolute inside it).' },
         offset: { type: 'integer', minimum: 1, description: 'First line to read, 1-based. Default 1.' },
         limit: { type: 'integer', minimum: 1, description: 'Maximum number of lines to read.' },
+        lineNumbers: { type: 'boolean', description: 'Prefix each line with "N<tab>". Default false.' },
       },
       required: ['path'],
       additionalProperties: false,
@@ -48,94 +55,101 @@ export function createReadTool(opts: ReadToolOptions = {}): Tool {
   };
 }
 
+/** Magic numbers of the image formats models accept. */
+const IMAGE_MAGIC: Array<[string, number[]]> = [
+  ['PNG', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+  ['JPEG', [0xff, 0xd8, 0xff]],
+  ['GIF', [0x47, 0x49, 0x46, 0x38]],
+];
+
+/** 'PNG' | 'JPEG' | 'GIF' | 'WebP' when the bytes start like one, else null. */
+export function imageKind(head: Buffer): string | null {
+  for (const [kind, magic] of IMAGE_MAGIC) {
+    if (head.length >= magic.length && magic.every((b, i) => head[i] === b)) return kind;
+  }
+  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') {
+    return 'WebP';
+  }
+  return null;
+}
+
 async function runRead(rawArgs: unknown, ctx: ToolContext, cap: number): Promise<ToolOutput> {
   const args = parseArgs('read', Args, rawArgs);
-  const file = await resolveInWorkspace(ctx.workspace, args.path);
-  const shown = displayPath(ctx.workspace, file);
-  const info = await stat(file);
-  if (info.isDirectory()) throw new ToolError(`read: "${shown}" is a directory; use list to see its entries`);
-  if (!info.isFile()) throw new ToolError(`read: "${shown}" is not a regular file`);
-  if (await looksBinary(file)) {
-    throw new ToolError(`read: "${shown}" looks like a binary file (NUL byte in the first 8 KB); it cannot be shown as text`);
-  }
-  ctx.signal.throwIfAborted();
-
-  const start = args.offset ?? 1;
-  const w = await readWindow(file, start, args.limit ?? Infinity, cap, ctx.signal);
-  const details = { path: shown, bytes: info.size, totalLines: w.totalLines, firstLine: start, lastLine: w.lastLine };
-  if (w.totalLines === 0) return { content: '[empty file]', details };
-  if (start > w.totalLines) {
-    throw new ToolError(`read: offset ${start} is past the end of "${shown}" (${w.totalLines} lines)`);
-  }
-
-  let content = w.lines.join('\n');
-  const range = `lines ${start}–${w.lastLine} of ${w.totalLines}`;
-  if (w.cutLineChars !== undefined) {
-    content += `\n\n[truncated: line ${start} is ${w.cutLineChars} chars long, showing the first ${cap}; use offset/limit]`;
-  } else if (w.cutByCap) {
-    content += `\n\n[truncated: showing ${range}; use offset/limit]`;
-  } else if (w.lastLine < w.totalLines || start > 1) {
-    content += `\n\n[showing ${range}; use offset/limit to read more]`;
-  }
-  return { content, details };
-}
-
-async function looksBinary(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
+  const file = await openForRead(ctx.workspace, args.path);
   try {
-    const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, BINARY_SNIFF_BYTES, 0);
-    return buf.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
-}
+    const shown = file.rel;
+    const info = file.stat;
+    if (info.isDirectory()) throw new ToolError(`read: "${shown}" is a directory; use list to see its entries`);
+    if (!info.isFile()) throw new ToolError(`read: "${shown}" is not a regular file`);
 
-interface Window {
-  lines: string[];
-  totalLines: number;
-  /** Last line number included (start - 1 when nothing was included). */
-  lastLine: number;
-  /** The window stopped early because of the character cap. */
-  cutByCap: boolean;
-  /** Set when the first line alone exceeded the cap and was cut: its full length. */
-  cutLineChars?: number;
-}
-
-/** Streams the file line by line (bounded memory apart from one line), counting all lines. */
-async function readWindow(file: string, start: number, limit: number, cap: number, signal: AbortSignal): Promise<Window> {
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  const w: Window = { lines: [], totalLines: 0, lastLine: start - 1, cutByCap: false };
-  let chars = 0;
-  let collecting = true;
-  try {
-    for await (const line of lines) {
-      w.totalLines += 1;
-      if (w.totalLines % 4096 === 0) signal.throwIfAborted();
-      if (!collecting || w.totalLines < start) continue;
-      if (w.totalLines >= start + limit) {
-        collecting = false;
-        continue;
-      }
-      const cost = line.length + (w.lines.length > 0 ? 1 : 0);
-      if (chars + cost > cap) {
-        if (w.lines.length === 0) {
-          w.lines.push(line.slice(0, cap));
-          w.cutLineChars = line.length;
-          w.lastLine = w.totalLines;
-        }
-        w.cutByCap = true;
-        collecting = false;
-        continue;
-      }
-      w.lines.push(line);
-      chars += cost;
-      w.lastLine = w.totalLines;
+    const head = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await file.handle.read(head, 0, BINARY_SNIFF_BYTES, 0);
+    const image = imageKind(head.subarray(0, bytesRead));
+    if (image) {
+      throw new ToolError(
+        `read: "${shown}" is a ${image} image (${humanSize(info.size)}); images cannot be returned by tools here — ` +
+          'ask the person to attach it to a message if you need to see it',
+      );
     }
+    if (head.subarray(0, bytesRead).includes(0)) {
+      throw new ToolError(`read: "${shown}" looks like a binary file (NUL byte in the first 8 KB); it cannot be shown as text`);
+    }
+    ctx.signal.throwIfAborted();
+
+    const start = args.offset ?? 1;
+    const limit = args.limit ?? Infinity;
+    const prefix = (n: number) => (args.lineNumbers ? `${n}\t` : '');
+    const lines: string[] = [];
+    let chars = 0;
+    let lastLine = start - 1;
+    let cutByCap = false;
+    let cutLineChars: number | undefined;
+    let collecting = true;
+    const scan = await scanLines(
+      file.handle,
+      cap,
+      (text, length, n) => {
+        if (!collecting || n < start) return;
+        if (n >= start + limit) {
+          collecting = false;
+          return;
+        }
+        const line = prefix(n) + text;
+        const cost = prefix(n).length + length + (lines.length > 0 ? 1 : 0);
+        if (chars + cost > cap) {
+          if (lines.length === 0) {
+            lines.push(line.slice(0, cap));
+            cutLineChars = length;
+            lastLine = n;
+          }
+          cutByCap = true;
+          collecting = false;
+          return;
+        }
+        lines.push(line);
+        chars += cost;
+        lastLine = n;
+      },
+      ctx.signal,
+    );
+    const totalLines = scan.lines;
+    const details = { path: shown, bytes: info.size, totalLines, firstLine: start, lastLine };
+    if (totalLines === 0) return { content: '[empty file]', details };
+    if (start > totalLines) {
+      throw new ToolError(`read: offset ${start} is past the end of "${shown}" (${totalLines} lines)`);
+    }
+
+    let content = lines.join('\n');
+    const range = `lines ${start}–${lastLine} of ${totalLines}`;
+    if (cutLineChars !== undefined) {
+      content += `\n\n[truncated: line ${start} is ${cutLineChars} chars long, showing the first ${cap}; use offset/limit]`;
+    } else if (cutByCap) {
+      content += `\n\n[truncated: showing ${range}; use offset/limit]`;
+    } else if (lastLine < totalLines || start > 1) {
+      content += `\n\n[showing ${range}; use offset/limit to read more]`;
+    }
+    return { content, details };
   } finally {
-    lines.close();
-    input.destroy();
+    await file.handle.close();
   }
-  return w;
 }

@@ -68,7 +68,7 @@ describe('read', () => {
     ['a non-string path', { path: 3 }, /^read: `path` must be a string$/],
     ['offset 0', { path: 'ten.txt', offset: 0 }, /^read: `offset` must be a positive integer \(1-based line number to start at\)$/],
     ['a fractional limit', { path: 'ten.txt', limit: 1.5 }, /^read: `limit` must be a positive integer/],
-    ['an unknown argument', { path: 'ten.txt', lines: 3 }, /^read: unknown argument `lines` \(allowed: path, offset, limit\)$/],
+    ['an unknown argument', { path: 'ten.txt', lines: 3 }, /^read: unknown argument `lines` \(allowed: path, offset, limit, lineNumbers\)$/],
   ])('refuses %s', async (_label, args, message) => {
     const run = readBig.execute(args, ctx());
     await expect(run).rejects.toThrow(ToolError);

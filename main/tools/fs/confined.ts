@@ -1,0 +1,146 @@
+/**
+ * File operations confined to the workspace (T2), all built on the race-free walk (walk.ts): the final
+ * component is opened with O_NOFOLLOW through the verified parent folder's descriptor, FIFOs and devices are
+ * never opened for reading (O_NONBLOCK + fstat), and on Linux the opened descriptor's real path
+ * (/proc/self/fd/N) is checked once more before a byte is read or a temp file renamed into place.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, readlink, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { ToolError } from '../types.js';
+import { errCode, errText, isInside, locate, type Located } from './walk.js';
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+const checkFdPath = process.platform === 'linux';
+
+export interface OpenedFile {
+  handle: FileHandle;
+  stat: Stats;
+  /** Real path relative to the workspace ('/'-separated). */
+  rel: string;
+}
+
+/** On Linux: the descriptor's real path must still lie inside the workspace (defence in depth). */
+async function assertFdInside(ws: string, fd: number, input: string): Promise<void> {
+  if (!checkFdPath) return;
+  const real = await readlink(`/proc/self/fd/${fd}`).catch(() => null);
+  if (real === null || !isInside(ws, real.replace(/ \(deleted\)$/, ''))) {
+    throw new ToolError(`Path "${input}" is outside the workspace: what was opened lies at "${real ?? '?'}"`);
+  }
+}
+
+const changed = (input: string) =>
+  new ToolError(`Path "${input}" changed while it was being opened (a symlink appeared); try again`);
+
+/** Opens an existing entry for reading. Folders come back with `stat.isDirectory()`; the caller decides. */
+export async function openForRead(ws: string, input: string): Promise<OpenedFile> {
+  const found = await locate(ws, input);
+  try {
+    let handle: FileHandle;
+    if (found.name === null) {
+      // The target is a folder: a second descriptor of the verified one (the walk closes its own).
+      handle = await open(found.dirPath(), constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+    } else {
+      handle = await open(found.childPath(found.name), constants.O_RDONLY | NOFOLLOW | NONBLOCK).catch((err: unknown) => {
+        const code = errCode(err);
+        if (code === 'ELOOP') throw changed(input);
+        if (code === 'ENOENT') throw new ToolError(`No such file or directory: ${input}`);
+        if (code === 'ENXIO') throw new ToolError(`Path "${input}" is a socket or device, not a regular file`);
+        throw new ToolError(`Cannot open "${input}": ${errText(err)}`);
+      });
+    }
+    try {
+      await assertFdInside(ws, handle.fd, input);
+      return { handle, stat: await handle.stat(), rel: found.rel };
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw err;
+    }
+  } finally {
+    await found.close();
+  }
+}
+
+/** Reads a whole regular text file (for edit / apply_patch), refusing folders, devices, binaries and huge files. */
+export async function readWholeText(
+  ws: string,
+  input: string,
+  tool: string,
+  maxBytes: number,
+): Promise<{ text: string; rel: string; mode: number }> {
+  const f = await openForRead(ws, input);
+  try {
+    if (f.stat.isDirectory()) throw new ToolError(`${tool}: "${f.rel}" is a directory, not a file`);
+    if (!f.stat.isFile()) throw new ToolError(`${tool}: "${f.rel}" is not a regular file`);
+    if (f.stat.size > maxBytes) {
+      throw new ToolError(`${tool}: "${f.rel}" is too large (${f.stat.size} bytes; limit ${maxBytes}); use exec instead`);
+    }
+    const buf = await f.handle.readFile();
+    if (buf.subarray(0, 8192).includes(0)) throw new ToolError(`${tool}: "${f.rel}" looks like a binary file`);
+    return { text: buf.toString('utf8'), rel: f.rel, mode: f.stat.mode & 0o7777 };
+  } finally {
+    await f.handle.close();
+  }
+}
+
+/** Opens an existing folder for listing: `dirPath()` of the result is what readdir/lstat go through. */
+export async function openFolder(ws: string, input: string, tool: string): Promise<Located> {
+  const found = await locate(ws, input);
+  if (found.name !== null) {
+    await found.close();
+    throw new ToolError(`${tool}: "${found.rel}" is a file, not a directory`);
+  }
+  return found;
+}
+
+export interface WriteResult {
+  rel: string;
+  bytes: number;
+  created: boolean;
+}
+
+/**
+ * Creates or replaces a file atomically: parents created step by step inside the workspace, a temp file made
+ * with O_CREAT|O_EXCL|O_NOFOLLOW in the verified parent folder, then renamed over the target through the same
+ * descriptor. Keeps an existing file's mode.
+ */
+export async function writeAtomic(ws: string, input: string, content: string | Buffer, tool: string): Promise<WriteResult> {
+  const found = await locate(ws, input, { allowMissing: true, createParents: true });
+  try {
+    if (found.name === null) {
+      if (found.rel === '.') throw new ToolError(`${tool}: the workspace folder itself cannot be written as a file`);
+      throw new ToolError(`${tool}: "${found.rel}" is a directory`);
+    }
+    const target = found.childPath(found.name);
+    const existing = await lstat(target).catch((err: unknown) => {
+      if (errCode(err) === 'ENOENT') return null;
+      throw new ToolError(`${tool}: cannot check "${found.rel}": ${errText(err)}`);
+    });
+    if (existing?.isSymbolicLink()) throw changed(input);
+    if (existing?.isDirectory()) throw new ToolError(`${tool}: "${found.rel}" is a directory`);
+    if (existing && !existing.isFile()) throw new ToolError(`${tool}: "${found.rel}" is not a regular file`);
+
+    const tmpName = `.${found.name.slice(0, 200)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const tmp = found.childPath(tmpName);
+    const bytes = typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.length;
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o666);
+      await assertFdInside(ws, handle.fd, input);
+      await handle.writeFile(content);
+      if (existing) await handle.chmod(existing.mode & 0o7777);
+      await handle.close();
+      handle = undefined;
+      await rename(tmp, target);
+    } catch (err) {
+      await handle?.close().catch(() => undefined);
+      await unlink(tmp).catch(() => undefined);
+      if (err instanceof ToolError) throw err;
+      throw new ToolError(`${tool}: could not write "${found.rel}": ${errText(err)}`);
+    }
+    return { rel: found.rel, bytes, created: existing === null };
+  } finally {
+    await found.close();
+  }
+}
