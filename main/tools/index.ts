@@ -1,6 +1,10 @@
-/** The workspace tool set (T1 subset): list, read, write, exec. */
+/** The workspace tool set (T1): list, read, write, edit, apply_patch, find, grep, exec. */
 import type { ToolSpec } from '../providers/types.js';
+import { createApplyPatchTool } from './apply-patch.js';
+import { createEditTool } from './edit.js';
 import { createExecTool } from './exec.js';
+import { createFindTool } from './find.js';
+import { createGrepTool } from './grep.js';
 import { createListTool } from './list.js';
 import { createReadTool } from './read.js';
 import type { Tool } from './types.js';
@@ -20,6 +24,10 @@ export function createWorkspaceTools(opts: WorkspaceToolOptions = {}): Tool[] {
     createListTool(),
     createReadTool({ capChars: opts.readCapChars }),
     createWriteTool(),
+    createEditTool(),
+    createApplyPatchTool(),
+    createFindTool(),
+    createGrepTool(),
     createExecTool({ timeoutMs: opts.execTimeoutMs, capChars: opts.outputCapChars }),
   ];
 }

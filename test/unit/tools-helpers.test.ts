@@ -80,7 +80,7 @@ describe('createWorkspaceTools', () => {
   const tools = createWorkspaceTools();
 
   it('returns list, read, write, exec in that order', () => {
-    expect(tools.map((t) => t.name)).toEqual(['list', 'read', 'write', 'exec']);
+    expect(tools.map((t) => t.name)).toEqual(['list', 'read', 'write', 'edit', 'apply_patch', 'find', 'grep', 'exec']);
   });
 
   it('gives specs with closed JSON-Schema objects whose required keys are declared', () => {
@@ -97,12 +97,16 @@ describe('createWorkspaceTools', () => {
       [],
       ['path'],
       ['path', 'content'],
+      ['path', 'edits'],
+      ['patch'],
+      ['pattern'],
+      ['pattern'],
       ['command'],
     ]);
   });
 
   it('passes the exec timeout into the description', () => {
-    const [, , , exec] = createWorkspaceTools({ execTimeoutMs: 5000 });
+    const exec = createWorkspaceTools({ execTimeoutMs: 5000 }).find((t) => t.name === 'exec');
     expect(exec?.description).toContain('Default timeout 5s');
   });
 });

@@ -144,3 +144,17 @@ export async function writeAtomic(ws: string, input: string, content: string | B
     await found.close();
   }
 }
+
+/** Deletes one regular file (never a folder, never through a symlink). */
+export async function removeFile(ws: string, input: string, tool: string): Promise<void> {
+  const found = await locate(ws, input);
+  try {
+    if (found.name === null) throw new ToolError(`${tool}: "${found.rel}" is a directory; only files can be deleted`);
+    const target = found.childPath(found.name);
+    const info = await lstat(target);
+    if (!info.isFile()) throw new ToolError(`${tool}: "${found.rel}" is not a regular file`);
+    await unlink(target);
+  } finally {
+    await found.close();
+  }
+}
