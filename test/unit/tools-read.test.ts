@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReadTool } from '../../main/tools/read.js';
+import { mkfifoSync } from '../support/mkfifo.js';
 import { ToolError, type ToolContext } from '../../main/tools/types.js';
 
 let root = '';
@@ -22,6 +23,9 @@ beforeAll(async () => {
   await writeFile(path.join(ws, 'long.txt'), 'x'.repeat(100));
   await writeFile(path.join(ws, 'image.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
   await symlink(path.join(root, 'secret.txt'), path.join(ws, 'leak.txt'));
+  await symlink('/dev/zero', path.join(ws, 'zero'));
+  mkfifoSync(path.join(ws, 'pipe'));
+  await writeFile(path.join(ws, 'pic.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
 });
 
 afterAll(async () => {
@@ -38,6 +42,7 @@ describe('read', () => {
     ['CRLF lines', { path: 'crlf.txt' }, 'a\nb'],
     ['empty file', { path: 'empty.txt' }, '[empty file]'],
     ['offset and limit', { path: 'ten.txt', offset: 3, limit: 2 }, 'line03\nline04\n\n[showing lines 3–4 of 10; use offset/limit to read more]'],
+    ['line numbers', { path: 'ten.txt', offset: 2, limit: 2, lineNumbers: true }, '2\tline02\n3\tline03\n\n[showing lines 2–3 of 10; use offset/limit to read more]'],
     ['offset to the end', { path: 'ten.txt', offset: 9 }, 'line09\nline10\n\n[showing lines 9–10 of 10; use offset/limit to read more]'],
     ['null offset means none', { path: 'hello.txt', offset: null }, 'hello\nworld'],
   ])('%s', async (_label, args, expected) => {
@@ -63,6 +68,13 @@ describe('read', () => {
     ['a missing file', { path: 'nope.txt' }, /^No such file or directory: nope\.txt$/],
     ['a path outside', { path: '../secret.txt' }, /outside the workspace/],
     ['a symlink to outside', { path: 'leak.txt' }, /through a symlink/],
+    ['a FIFO (never blocks)', { path: 'pipe' }, /^read: "pipe" is not a regular file$/],
+    ['a symlink to a device', { path: 'zero' }, /^Path "zero" is outside the workspace: it resolves through a symlink to "\/dev\/zero"$/],
+    ['a device by absolute path', { path: '/dev/zero' }, /^Path "\/dev\/zero" is outside the workspace: it is an absolute path/],
+    ['an overlong path', { path: 'a/'.repeat(2100) }, /^Path is too long \(4200 bytes; the limit is 4096\)$/],
+    ['an overlong name', { path: 'n'.repeat(300) }, /^Path has a name longer than 255 bytes/],
+    ['a NUL byte', { path: 'hello.txt\0.sh' }, /^Path contains a NUL byte/],
+    ['an image', { path: 'pic.png' }, /^read: "pic\.png" is a PNG image \(12 B\); images cannot be returned by tools here/],
     ['an offset past the end', { path: 'ten.txt', offset: 11 }, /^read: offset 11 is past the end of "ten\.txt" \(10 lines\)$/],
     ['no path', {}, /^read: `path` is required$/],
     ['a non-string path', { path: 3 }, /^read: `path` must be a string$/],

@@ -6,7 +6,8 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import path from 'node:path';
-import { glob } from 'tinyglobby';
+import { glob, type GlobOptions } from 'tinyglobby';
+import { ToolError } from '../types.js';
 import { readWholeText } from './confined.js';
 
 export const ALWAYS_SKIPPED = ['**/.git/**', '**/node_modules/**'];
@@ -30,7 +31,7 @@ async function loadGitignores(ws: string, baseRel: string, signal?: AbortSignal)
   // Ancestors of the base (inside the workspace) and every .gitignore below it.
   const parts = baseRel === '.' ? [] : baseRel.split('/');
   for (let i = 1; i <= parts.length; i += 1) dirs.add(parts.slice(0, i).join('/'));
-  const below = await glob('**/.gitignore', {
+  const below = await globChecked('**/.gitignore', {
     cwd: path.join(ws, baseRel),
     dot: true,
     followSymbolicLinks: false,
@@ -53,6 +54,16 @@ async function loadGitignores(ws: string, baseRel: string, signal?: AbortSignal)
   return rules;
 }
 
+/** tinyglobby, with its complaints about a pattern turned into one line the model can act on. */
+async function globChecked(pattern: string, options: Omit<GlobOptions, 'patterns'>): Promise<string[]> {
+  try {
+    return await glob(pattern, options);
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new ToolError(`invalid glob pattern "${pattern}": ${(err as Error).message}`);
+  }
+}
+
 const depth = (rel: string): number => (rel === '.' ? 0 : rel.split('/').length);
 
 /** True when `rel` (from the workspace root; folders end in '/') is ignored by the loaded rules. */
@@ -72,7 +83,7 @@ function isIgnored(rules: Rules, rel: string): boolean {
 /** Entries under the base matching `pattern`, relative to the workspace root, sorted, .gitignore honoured. */
 export async function listTree(opts: TreeOptions): Promise<string[]> {
   const cwd = path.join(opts.ws, opts.baseRel);
-  const found = await glob(opts.pattern, {
+  const found = await globChecked(opts.pattern, {
     cwd,
     dot: true,
     onlyFiles: !opts.includeDirs,
