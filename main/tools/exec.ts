@@ -1,20 +1,26 @@
 /**
- * `exec {command, timeoutSeconds?}`: runs a shell command in the workspace with a scrubbed environment.
- * The command runs in its own process group (POSIX), so a timeout or an abort kills the whole tree: SIGTERM to
- * the group, SIGKILL after a grace period, and SIGKILL to whatever is left once the result is in.
- * A non-zero exit is a normal result (the model needs the output); a timeout or abort throws a ToolError that
- * carries the output captured so far.
+ * `exec {command, timeoutSeconds?, background?}`: runs a shell command in the workspace with a scrubbed
+ * environment (env.ts), inside the OS sandbox when it is on (sandbox/: bubblewrap on Linux, sandbox-exec on
+ * macOS). The command runs in its own process group (POSIX), so a timeout or an abort kills the whole tree:
+ * SIGTERM to the group, SIGKILL after a grace period; under bubblewrap the PID namespace dies with it, taking
+ * setsid'd and double-forked children along. A non-zero exit is a normal result (the model needs the output);
+ * a timeout or abort throws a ToolError carrying the output so far. `background: true` returns a handle at once
+ * (processes.ts). cwd is always the workspace: asking for another one is refused.
  */
-import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parseArgs } from './args.js';
-import { scrubEnv } from './env.js';
+import { scrubEnv, type ScrubOptions } from './env.js';
+import { NO_RUN, processTable, type BackgroundProcess, type ProcessTable } from './processes.js';
+import { detectSandbox, sandboxedArgv, type SandboxSettings, type SandboxStatus } from './sandbox/index.js';
 import { HeadTailCollector } from './text.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
 
 export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
 export const MAX_EXEC_TIMEOUT_MS = 600_000;
+/** Background commands live at most this long unless timeoutSeconds says otherwise (then ≤ 600 s too). */
+export const DEFAULT_BACKGROUND_TIMEOUT_MS = 600_000;
 export const DEFAULT_EXEC_CAP_CHARS = 30_000;
 const DEFAULT_KILL_GRACE_MS = 2_000;
 /** After the shell exits, wait this long for output still in the pipes, then stop listening. */
@@ -27,6 +33,11 @@ export interface ExecToolOptions {
   killGraceMs?: number;
   /** Base environment before scrubbing (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** The OS sandbox (default: on, network on, nothing extra hidden). */
+  sandbox?: SandboxSettings;
+  /** Names and values of configured keys to drop from the environment (asked for each command). */
+  secrets?: () => ScrubOptions | Promise<ScrubOptions>;
+  processes?: ProcessTable;
 }
 
 const Args = z.strictObject({
@@ -37,24 +48,34 @@ const Args = z.strictObject({
     .number({ error: '`timeoutSeconds` must be a positive number' })
     .positive({ error: '`timeoutSeconds` must be a positive number' })
     .nullish(),
+  background: z.boolean({ error: '`background` must be true or false' }).nullish(),
 });
 
 const isPosix = process.platform !== 'win32';
-const shell: string | boolean = isPosix ? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh') : true;
+const shellPath = isPosix ? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh') : undefined;
+/** Argument names models use for a working folder: refused with a message saying how to do it instead. */
+const CWD_NAMES = ['cwd', 'workdir', 'workingDirectory', 'dir', 'directory'];
+
+export const DEFAULT_SANDBOX: SandboxSettings = { enabled: true, network: true, hide: [] };
 
 export function createExecTool(opts: ExecToolOptions = {}): Tool {
-  const settings = {
+  const settings: Settings = {
     timeoutMs: Math.min(opts.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS, MAX_EXEC_TIMEOUT_MS),
     capChars: opts.capChars,
     killGraceMs: opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
     env: opts.env,
+    sandbox: opts.sandbox ?? DEFAULT_SANDBOX,
+    secrets: opts.secrets,
+    processes: opts.processes ?? processTable,
   };
   return {
     name: 'exec',
     description:
       `Run a shell command (${isPosix ? 'bash' : 'cmd'}) in the workspace folder and return its combined ` +
       `stdout/stderr and exit code. stdin is closed. Default timeout ${settings.timeoutMs / 1000}s, ` +
-      `max ${MAX_EXEC_TIMEOUT_MS / 1000}s; long output keeps its beginning and end.`,
+      `max ${MAX_EXEC_TIMEOUT_MS / 1000}s; long output keeps its beginning and end. The working folder is ` +
+      'always the workspace (use `cd sub && …` inside the command). background: true starts it and returns a ' +
+      'handle for the process tool (servers, watchers).',
     parameters: {
       type: 'object',
       properties: {
@@ -65,6 +86,7 @@ export function createExecTool(opts: ExecToolOptions = {}): Tool {
           maximum: MAX_EXEC_TIMEOUT_MS / 1000,
           description: `Kill the command after this many seconds (default ${settings.timeoutMs / 1000}).`,
         },
+        background: { type: 'boolean', description: 'Start it in the background and return a handle. Default false.' },
       },
       required: ['command'],
       additionalProperties: false,
@@ -73,33 +95,57 @@ export function createExecTool(opts: ExecToolOptions = {}): Tool {
   };
 }
 
-type Settings = Required<Omit<ExecToolOptions, 'env' | 'capChars'>> & Pick<ExecToolOptions, 'env' | 'capChars'>;
+interface Settings {
+  timeoutMs: number;
+  /** Explicit cap; else the run's T4 budget (ctx.resultMaxChars), else DEFAULT_EXEC_CAP_CHARS. */
+  capChars?: number;
+  killGraceMs: number;
+  env?: NodeJS.ProcessEnv;
+  sandbox: SandboxSettings;
+  secrets?: ExecToolOptions['secrets'];
+  processes: ProcessTable;
+}
+
+/** What exec will run under, for the approval card ("not sandboxed"). */
+export async function execSandboxStatus(sandbox: SandboxSettings): Promise<SandboxStatus> {
+  return sandbox.enabled ? detectSandbox() : { kind: 'none', reason: 'the sandbox is turned off in settings' };
+}
 
 async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise<ToolOutput> {
+  const given = typeof rawArgs === 'object' && rawArgs !== null ? (rawArgs as Record<string, unknown>) : {};
+  const cwdKey = CWD_NAMES.find((k) => k in given);
+  if (cwdKey) {
+    throw new ToolError(
+      `exec: \`${cwdKey}\` cannot be set: commands always run in the workspace folder; use \`cd sub && …\` inside the command`,
+    );
+  }
   const args = parseArgs('exec', Args, rawArgs);
-  const timeoutMs =
-    args.timeoutSeconds != null ? Math.min(args.timeoutSeconds * 1000, MAX_EXEC_TIMEOUT_MS) : s.timeoutMs;
+  const background = args.background === true;
+  const limit = background ? DEFAULT_BACKGROUND_TIMEOUT_MS : s.timeoutMs;
+  const timeoutMs = args.timeoutSeconds != null ? Math.min(args.timeoutSeconds * 1000, MAX_EXEC_TIMEOUT_MS) : limit;
   if (ctx.signal.aborted) throw new ToolError('exec: aborted before the command started');
+
+  const sandbox = await execSandboxStatus(s.sandbox);
+  const scrub = (await s.secrets?.()) ?? {};
+  const env = { ...scrubEnv(s.env ?? process.env, scrub), ...(sandbox.kind === 'bwrap' ? { TMPDIR: '/tmp' } : {}) };
+  const argv = shellPath ? sandboxedArgv(sandbox.kind, s.sandbox, ctx.workspace, [shellPath, '-c', args.command]) : null;
 
   // Loaded on first use: most runs never start a command, and execa's load time would land on every CLI start.
   const { execa } = await import('execa');
   const started = Date.now();
-  const child = execa(args.command, {
-    shell,
+  const options = {
     cwd: ctx.workspace,
-    env: scrubEnv(s.env ?? process.env),
+    env,
     extendEnv: false,
     stdin: 'ignore',
     all: true,
     buffer: false,
     reject: false,
     detached: isPosix,
-    cancelSignal: ctx.signal,
-    forceKillAfterDelay: s.killGraceMs,
     windowsHide: true,
-  });
+  } as const;
+  const child = argv ? execa(argv[0]!, argv.slice(1), options) : execa(args.command, { ...options, shell: true });
   const pid = child.pid;
-  if (pid !== undefined && isPosix) liveGroups.add(pid);
 
   const killTree = (signal: NodeJS.Signals): void => {
     if (pid === undefined) return;
@@ -120,16 +166,16 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   const emit = (text: string): void => {
     if (text === '') return;
     collector.push(text);
-    if (!ctx.onUpdate || streamed > capChars) return;
+    if (background || !ctx.onUpdate || streamed > capChars) return;
     streamed += text.length;
     ctx.onUpdate(streamed > capChars ? `${text}\n[… live output paused; the result keeps head and tail …]` : text);
   };
   child.all?.on('data', (chunk: Buffer | string) => emit(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
 
-  // Kill on timeout or abort.
-  let reason: 'timeout' | 'aborted' | undefined;
+  // Kill on timeout or abort (for a background command: also when the run ends or process kill is called).
+  let reason: 'timeout' | 'aborted' | 'killed' | undefined;
   let graceTimer: NodeJS.Timeout | undefined;
-  const stop = (why: 'timeout' | 'aborted'): void => {
+  const stop = (why: 'timeout' | 'aborted' | 'killed'): void => {
     if (reason) return;
     reason = why;
     killTree('SIGTERM');
@@ -137,7 +183,8 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = (): void => stop('aborted');
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  if (!background) ctx.signal.addEventListener('abort', onAbort, { once: true });
+  if (pid !== undefined && isPosix) liveGroups.add(pid);
 
   // A background process may keep the pipes open after the shell exits: do not wait for it.
   let drainTimer: NodeJS.Timeout | undefined;
@@ -150,32 +197,64 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
     }, DEFAULT_DRAIN_MS);
   });
 
-  const result = await child;
-  clearTimeout(timer);
-  clearTimeout(drainTimer);
-  clearTimeout(graceTimer);
-  ctx.signal.removeEventListener('abort', onAbort);
-  if (reason) killTree('SIGKILL'); // stragglers that ignored SIGTERM
-  if (pid !== undefined) liveGroups.delete(pid);
-  emit(decoder.end());
+  const finished = (async () => {
+    const result = await child;
+    clearTimeout(timer);
+    clearTimeout(drainTimer);
+    clearTimeout(graceTimer);
+    ctx.signal.removeEventListener('abort', onAbort);
+    if (reason) killTree('SIGKILL'); // stragglers that ignored SIGTERM
+    if (pid !== undefined) liveGroups.delete(pid);
+    emit(decoder.end());
+    const status =
+      reason === 'timeout'
+        ? `killed: timed out after ${formatSeconds(timeoutMs)}`
+        : reason === 'aborted'
+          ? 'killed: aborted'
+          : reason === 'killed'
+            ? 'killed'
+            : result.signal
+              ? `killed by signal ${result.signal}`
+              : result.exitCode === undefined
+                ? `could not run the command: ${result.shortMessage ?? result.message ?? 'unknown error'}`
+                : `exit code ${result.exitCode}`;
+    return { result, status };
+  })();
 
-  const durationMs = Date.now() - started;
-  if (reason === undefined && result.exitCode === undefined && result.signal === undefined) {
-    throw new ToolError(`exec: could not run the command: ${result.shortMessage ?? result.message ?? 'unknown error'}`);
+  const sandboxNote = sandbox.kind === 'none' ? { sandbox: 'none', sandboxReason: sandbox.reason } : { sandbox: sandbox.kind };
+
+  if (background) {
+    const runId = ctx.runId ?? NO_RUN;
+    const entry: BackgroundProcess = {
+      id: s.processes.newId(),
+      pid,
+      command: args.command,
+      startedAt: started,
+      output: collector,
+      kill: () => stop('killed'),
+      done: finished.then(({ status }) => {
+        entry.status = status;
+      }),
+    };
+    s.processes.add(runId, entry);
+    return {
+      content:
+        `Started in the background as ${entry.id}${sandbox.kind === 'none' ? '' : ' (sandboxed)'}. ` +
+        `Use process {action: "output", id: "${entry.id}"} to read its output and {action: "kill"} to stop it; ` +
+        `it is killed after ${formatSeconds(timeoutMs)} or when this run ends.`,
+      details: { id: entry.id, pid: pid ?? null, ...sandboxNote },
+    };
   }
 
+  const { result, status } = await finished;
+  const durationMs = Date.now() - started;
+  if (reason === undefined && result.exitCode === undefined && result.signal === undefined) {
+    throw new ToolError(`exec: ${status}`);
+  }
   let output = collector.text().replace(/\n$/, '');
   if (abandonedPipes) {
     output += '\n[output after the shell exited was not captured: a background process still holds it]';
   }
-  const status =
-    reason === 'timeout'
-      ? `killed: timed out after ${formatSeconds(timeoutMs)}`
-      : reason === 'aborted'
-        ? 'killed: aborted'
-        : result.signal
-          ? `killed by signal ${result.signal}`
-          : `exit code ${result.exitCode}`;
   const content = `${output === '' ? '(no output)' : output}\n\n${status}`;
   if (reason) throw new ToolError(content);
   return {
@@ -187,6 +266,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
       durationMs,
       outputChars: collector.length,
       truncated: collector.truncated,
+      ...sandboxNote,
     },
   };
 }

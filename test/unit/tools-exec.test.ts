@@ -12,7 +12,9 @@ const ctx = (extra: Partial<ToolContext> = {}): ToolContext => ({
   signal: new AbortController().signal,
   ...extra,
 });
-const exec = createExecTool({ killGraceMs: 300 });
+/** These tests cover the no-sandbox fallback (host process tree); tools-exec-sandbox.test.ts runs under bwrap. */
+const NO_SANDBOX = { enabled: false, network: true, hide: [] };
+const exec = createExecTool({ killGraceMs: 300, sandbox: NO_SANDBOX });
 
 /** Alive and not a zombie (pid 1 here may not reap orphans). */
 function isAlive(pid: number): boolean {
@@ -77,7 +79,7 @@ describe('exec: results', () => {
   });
 
   it('caps output keeping head and tail', async () => {
-    const capped = createExecTool({ capChars: 100 });
+    const capped = createExecTool({ capChars: 100, sandbox: NO_SANDBOX });
     const full = Array.from({ length: 10000 }, (_, i) => `${i + 1}\n`).join('');
     const out = await capped.execute({ command: 'seq 1 10000' }, ctx());
     const expected = `${full.slice(0, 50)}\n[… ${full.length - 100} chars omitted …]\n${full.slice(-50, -1)}\n\nexit code 0`;
@@ -108,24 +110,38 @@ describe('exec: results', () => {
 describe('exec: environment', () => {
   const saved = { ...process.env };
   afterEach(() => {
-    for (const k of ['FOO_API_KEY', 'GH_TOKEN', 'OPENAI_BASE_URL', 'ANTHROPIC_MODEL', 'AGENTDESK_VISIBLE']) {
+    for (const k of [...Object.keys(planted), 'MY_VISIBLE']) {
       if (saved[k] === undefined) delete process.env[k];
       else process.env[k] = saved[k];
     }
   });
 
-  it('drops secrets and provider settings, keeps the rest', async () => {
-    Object.assign(process.env, {
-      FOO_API_KEY: 'sk-sekrit',
-      GH_TOKEN: 'ghp_sekrit',
-      OPENAI_BASE_URL: 'http://x',
-      ANTHROPIC_MODEL: 'm',
-      AGENTDESK_VISIBLE: 'yes',
+  const planted: Record<string, string> = {
+    FOO_API_KEY: 'sk-sekrit-1',
+    GH_TOKEN: 'ghp_sekrit-2',
+    GH_PAT: 'sekrit-3',
+    NPM_AUTH: 'sekrit-4',
+    BASIC_AUTH_USER: 'sekrit-5',
+    OPENAI_BASE_URL: 'http://x',
+    ANTHROPIC_MODEL: 'm',
+    AGENTDESK_HOME: '/app/data',
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/0/bus',
+    GNOME_KEYRING_CONTROL: '/run/user/0/keyring',
+    SSH_AUTH_SOCK: '/tmp/ssh-agent',
+    MY_LLM: 'sekrit-6-configured-by-apiKeyEnv',
+    INNOCENT_LOOKING: 'sekrit-7-equals-a-configured-key',
+  };
+
+  it('drops secrets, keychain access, configured key names and key values, keeps the rest', async () => {
+    Object.assign(process.env, planted, { MY_VISIBLE: 'yes' });
+    const tool = createExecTool({
+      sandbox: NO_SANDBOX,
+      secrets: () => ({ names: ['MY_LLM'], values: ['sekrit-7-equals-a-configured-key'] }),
     });
-    const out = await exec.execute({ command: 'env' }, ctx());
+    const out = await tool.execute({ command: 'env' }, ctx());
     const names = out.content.split('\n').map((l) => l.split('=')[0]);
-    expect(names).toEqual(expect.arrayContaining(['AGENTDESK_VISIBLE', 'PATH', 'HOME', 'PAGER']));
-    for (const gone of ['FOO_API_KEY', 'GH_TOKEN', 'OPENAI_BASE_URL', 'ANTHROPIC_MODEL']) expect(names).not.toContain(gone);
+    expect(names).toEqual(expect.arrayContaining(['MY_VISIBLE', 'PATH', 'HOME', 'PAGER']));
+    for (const gone of Object.keys(planted)) expect(names).not.toContain(gone);
     expect(out.content).not.toContain('sekrit');
   });
 });
@@ -171,7 +187,7 @@ describe('exec: timeout and abort kill the whole tree', () => {
   });
 
   it('uses the default timeout from the options', async () => {
-    const quick = createExecTool({ timeoutMs: 300, killGraceMs: 100 });
+    const quick = createExecTool({ timeoutMs: 300, killGraceMs: 100, sandbox: NO_SANDBOX });
     await expect(quick.execute({ command: 'sleep 30' }, ctx())).rejects.toThrow(/^\(no output\)\n\nkilled: timed out after 0\.3s$/);
   });
 });
@@ -183,7 +199,9 @@ describe('exec: arguments', () => {
     [{ command: 1 }, /^exec: `command` must be a string$/],
     [{ command: 'ls', timeoutSeconds: 0 }, /^exec: `timeoutSeconds` must be a positive number$/],
     [{ command: 'ls', timeoutSeconds: '5' }, /^exec: `timeoutSeconds` must be a positive number$/],
-    [{ command: 'ls', cwd: '/' }, /^exec: unknown argument `cwd` \(allowed: command, timeoutSeconds\)$/],
+    [{ command: 'ls', cwd: '/' }, /^exec: `cwd` cannot be set: commands always run in the workspace folder; use `cd sub && …` inside the command$/],
+    [{ command: 'ls', workdir: '.' }, /^exec: `workdir` cannot be set/],
+    [{ command: 'ls', shell: 'zsh' }, /^exec: unknown argument `shell` \(allowed: command, timeoutSeconds, background\)$/],
   ])('refuses %j', async (args, message) => {
     await expect(exec.execute(args, ctx())).rejects.toThrow(message);
   });

@@ -1,0 +1,34 @@
+/**
+ * macOS exec sandbox: a generated `sandbox-exec` (Seatbelt, SBPL) profile. Later rules win in SBPL, so the
+ * profile allows reading the system, then denies the hidden folders (home, app data), then re-allows the
+ * workspace read-write. Writes are allowed only to the workspace, temp folders and /dev/null-like devices.
+ * Written and unit-tested as text; it cannot run on the Linux machines this project is tested on.
+ */
+import type { SandboxPlan } from './bwrap.js';
+
+/** SBPL string literal. */
+export const sbplString = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+export function seatbeltProfile(plan: SandboxPlan): string {
+  const hidden = [...new Set(plan.hide)].filter((d) => d !== '/' && d !== plan.workspace);
+  const lines = [
+    '(version 1)',
+    '(deny default)',
+    '(allow process-fork)',
+    '(allow process-exec)',
+    '(allow signal (target same-sandbox))',
+    '(allow sysctl-read)',
+    '(allow mach-lookup)',
+    '(allow ipc-posix-shm)',
+    '(allow file-read*)',
+    ...(hidden.length > 0 ? [`(deny file-read* file-write* ${hidden.map((d) => `(subpath ${sbplString(d)})`).join(' ')})`] : []),
+    `(allow file-read* file-write* (subpath ${sbplString(plan.workspace)}))`,
+    '(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/tty") (literal "/dev/zero"))',
+    ...(plan.network ? ['(allow network*)'] : []),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function seatbeltArgs(plan: SandboxPlan, argv: readonly string[]): string[] {
+  return ['-p', seatbeltProfile(plan), ...argv];
+}
