@@ -16,6 +16,8 @@ import { streamFnFor } from '../providers/registry.js';
 import { createDemoStream } from '../providers/demo.js';
 import { SessionStore } from '../sessions/store.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { processTable } from '../tools/processes.js';
+import { configuredSecrets } from './secrets-scrub.js';
 import { realWorkspace } from '../tools/paths.js';
 import { Lanes } from '../engine/run/lanes.js';
 import { RunRegistry, type RunRecord } from '../engine/run/runs.js';
@@ -94,7 +96,13 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   await loadPlugins({ home: opts.home, enabled: config.plugins.enabled, runner: hooks, timers });
   // E9: skills from the workspace and <home>/skills, bodies loaded on demand with load_skill.
   const skills = SkillCatalog.for({ workspace, home: opts.home });
-  const tools = [...createWorkspaceTools(), skills.tool()];
+  const tools = [
+    ...createWorkspaceTools({
+      sandbox: { enabled: config.agent.sandbox, network: config.agent.network, hide: [opts.home] },
+      secrets: () => configuredSecrets(config, env, secrets),
+    }),
+    skills.tool(),
+  ];
   const lanes = new Lanes({ maxConcurrent: config.agent.maxConcurrent, timers, now, sessionLock: sessionRunLock(store.dir) });
   const runs = new RunRegistry(timers);
   const hub = new EventHub();
@@ -181,7 +189,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
         },
         emitter,
         record.controller.signal,
-      );
+      ).finally(() => processTable.endRun(record.runId)); // background commands do not outlive their run
     },
   });
 

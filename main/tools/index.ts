@@ -2,7 +2,9 @@
 import type { ToolSpec } from '../providers/types.js';
 import { createApplyPatchTool } from './apply-patch.js';
 import { createEditTool } from './edit.js';
-import { createExecTool } from './exec.js';
+import { createExecTool, type ExecToolOptions } from './exec.js';
+import { createProcessTool } from './processes.js';
+import type { SandboxSettings } from './sandbox/index.js';
 import { createFindTool } from './find.js';
 import { createGrepTool } from './grep.js';
 import { createListTool } from './list.js';
@@ -17,6 +19,10 @@ export interface WorkspaceToolOptions {
   outputCapChars?: number;
   /** read output cap in characters. */
   readCapChars?: number;
+  /** The exec sandbox (config agent.sandbox / agent.network; the app's data folder hidden). */
+  sandbox?: SandboxSettings;
+  /** Names and values of configured keys that must not reach commands. */
+  secrets?: ExecToolOptions['secrets'];
 }
 
 export function createWorkspaceTools(opts: WorkspaceToolOptions = {}): Tool[] {
@@ -28,7 +34,8 @@ export function createWorkspaceTools(opts: WorkspaceToolOptions = {}): Tool[] {
     createApplyPatchTool(),
     createFindTool(),
     createGrepTool(),
-    createExecTool({ timeoutMs: opts.execTimeoutMs, capChars: opts.outputCapChars }),
+    createExecTool({ timeoutMs: opts.execTimeoutMs, capChars: opts.outputCapChars, sandbox: opts.sandbox, secrets: opts.secrets }),
+    createProcessTool(),
   ];
 }
 

@@ -80,7 +80,7 @@ describe('createWorkspaceTools', () => {
   const tools = createWorkspaceTools();
 
   it('returns list, read, write, exec in that order', () => {
-    expect(tools.map((t) => t.name)).toEqual(['list', 'read', 'write', 'edit', 'apply_patch', 'find', 'grep', 'exec']);
+    expect(tools.map((t) => t.name)).toEqual(['list', 'read', 'write', 'edit', 'apply_patch', 'find', 'grep', 'exec', 'process']);
   });
 
   it('gives specs with closed JSON-Schema objects whose required keys are declared', () => {
@@ -102,6 +102,7 @@ describe('createWorkspaceTools', () => {
       ['pattern'],
       ['pattern'],
       ['command'],
+      ['action'],
     ]);
   });
 

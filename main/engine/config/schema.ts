@@ -39,6 +39,22 @@ export const authProfileConfigSchema = z.strictObject({
   preferred: z.boolean().optional(),
 });
 
+export const APPROVAL_MODES = ['ask', 'auto', 'deny'] as const;
+
+/** T3: which tool calls run without asking. Read-only tools never ask; exec, write, edit, apply_patch follow `mode`. */
+export const approvalsConfigSchema = z.strictObject({
+  /** How calls that need approval are answered: ask the person, allow (auto) or refuse (deny). */
+  mode: z.enum(APPROVAL_MODES).default('ask'),
+  /** Per-tool override of `mode`, e.g. { "write": "auto" }. */
+  tools: z.record(z.string(), z.enum(APPROVAL_MODES)).default({}),
+  /** Tools that always run without asking / never run. */
+  allowTools: z.array(nonEmpty).default([]),
+  denyTools: z.array(nonEmpty).default([]),
+  /** exec command prefixes that run without asking (sandboxed only) / are always refused. */
+  allowCommands: z.array(nonEmpty).default([]),
+  denyCommands: z.array(nonEmpty).default([]),
+});
+
 export const agentConfigSchema = z.strictObject({
   model: z
     .strictObject({
@@ -54,6 +70,9 @@ export const agentConfigSchema = z.strictObject({
   sandbox: z.boolean().default(true),
   /** E16/E21: reasoning is also delivered in the run's payloads. */
   verbose: z.boolean().default(false),
+  /** Network access for sandboxed commands (exec). */
+  network: z.boolean().default(true),
+  approvals: approvalsConfigSchema.prefault({}),
   workspace: nonEmpty.optional(),
 });
 
@@ -77,6 +96,8 @@ export type ProviderConfig = AppConfig['providers'][string];
 export type ModelConfig = ProviderConfig['models'][number];
 export type AuthProfileConfig = AppConfig['authProfiles'][number];
 export type QueueMode = (typeof QUEUE_MODES)[number];
+export type ApprovalsConfig = AppConfig['agent']['approvals'];
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 /** The defaults (what a missing config.json means). */
 export const defaultConfig = (): AppConfig => configSchema.parse({});
