@@ -1,0 +1,125 @@
+/**
+ * The approval gate behind the engine's approval step (T3): asks the policy, remembers "allow for this session"
+ * per session and tool, emits the `approval` request with a preview (the command, or the diff an edit would
+ * make), and waits for `approvals.respond` — or for the run to be stopped or time out, which refuses the call.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ApprovalDecision } from '../../../preload/contract.js';
+import type { ApprovalGate, ApprovalOutcome, ApprovalRequestInfo } from '../../engine/attempt/approvals.js';
+import type { ApprovalMode, ApprovalsConfig } from '../../engine/config/schema.js';
+import { previewPatch } from '../apply-patch.js';
+import { diffOf, previewEdit } from '../edit.js';
+import { readWholeText } from '../fs/confined.js';
+import { decidePolicy } from './policy.js';
+
+export interface ApprovalBrokerOptions {
+  config: ApprovalsConfig;
+  /** The CLI's --approve. */
+  modeOverride?: ApprovalMode;
+  /** Whether exec runs in an OS sandbox. */
+  sandboxed: () => Promise<boolean>;
+}
+
+interface Pending {
+  runId: string;
+  sessionKey: string;
+  toolName: string;
+  settle: (decision: ApprovalDecision, reason?: string) => void;
+}
+
+const PREVIEW_LIMIT_BYTES = 2 * 1024 * 1024;
+
+/** The diff an edit-like call would make, or a note why it cannot be shown. */
+export async function previewDiff(workspace: string, tool: string, params: Record<string, unknown>): Promise<string | undefined> {
+  try {
+    if (tool === 'edit') return await previewEdit(workspace, params);
+    if (tool === 'apply_patch') return await previewPatch(workspace, params);
+    if (tool === 'write' && typeof params.path === 'string' && typeof params.content === 'string') {
+      const before = await readWholeText(workspace, params.path, 'write', PREVIEW_LIMIT_BYTES).then((r) => r.text, () => '');
+      return diffOf(params.path, before, params.content);
+    }
+  } catch (err) {
+    return `(no preview: ${(err as Error).message})`;
+  }
+  return undefined;
+}
+
+export class ApprovalBroker {
+  private readonly pending = new Map<string, Pending>();
+  private readonly sessionAllowed = new Map<string, Set<string>>();
+
+  constructor(private readonly opts: ApprovalBrokerOptions) {}
+
+  readonly gate: ApprovalGate = async (info: ApprovalRequestInfo): Promise<ApprovalOutcome> => {
+    const sandboxed = info.toolName === 'exec' ? await this.opts.sandboxed() : true;
+    const verdict = decidePolicy(this.opts.config, {
+      tool: info.toolName,
+      params: info.params,
+      sandboxed,
+      modeOverride: this.opts.modeOverride,
+    });
+    if (verdict.verdict === 'allow') return { allow: true };
+    if (verdict.verdict === 'deny') return { allow: false, reason: `Not run: ${verdict.reason}.` };
+    if (this.sessionAllowed.get(info.sessionKey)?.has(info.toolName)) return { allow: true };
+    return this.ask(info, sandboxed);
+  };
+
+  private async ask(info: ApprovalRequestInfo, sandboxed: boolean): Promise<ApprovalOutcome> {
+    if (info.signal.aborted) return { allow: false, reason: 'The run was stopped before this call was approved.' };
+    const approvalId = randomUUID();
+    const diff = await previewDiff(info.workspace, info.toolName, info.params);
+    const answer = new Promise<{ decision: ApprovalDecision; reason?: string; aborted?: boolean }>((resolve) => {
+      const onAbort = (): void => {
+        this.pending.delete(approvalId);
+        resolve({ decision: 'deny', reason: 'the run was stopped while waiting for approval', aborted: true });
+      };
+      info.signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(approvalId, {
+        runId: info.runId,
+        sessionKey: info.sessionKey,
+        toolName: info.toolName,
+        settle: (decision, reason) => {
+          info.signal.removeEventListener('abort', onAbort);
+          this.pending.delete(approvalId);
+          resolve({ decision, reason });
+        },
+      });
+    });
+    info.emit({
+      phase: 'request',
+      approvalId,
+      toolCallId: info.toolCallId,
+      tool: info.toolName,
+      args: info.params,
+      cwd: info.workspace,
+      ...(diff !== undefined ? { diff } : {}),
+      sandboxed,
+    });
+    const { decision, reason, aborted } = await answer;
+    info.emit({ phase: 'resolved', approvalId, toolCallId: info.toolCallId, decision, ...(reason ? { reason } : {}) });
+    if (decision === 'allow_session') {
+      let tools = this.sessionAllowed.get(info.sessionKey);
+      if (!tools) this.sessionAllowed.set(info.sessionKey, (tools = new Set()));
+      tools.add(info.toolName);
+    }
+    if (decision !== 'deny') return { allow: true };
+    if (aborted) return { allow: false, reason: 'The run was stopped while waiting for approval; the call did not run.' };
+    return {
+      allow: false,
+      reason: `The person denied this ${info.toolName} call${reason ? `: ${reason}` : ''}. It did not run; do not retry it unchanged.`,
+    };
+  }
+
+  /** Answers a pending request. False when there is none with that id (already answered, or the run ended). */
+  respond(approvalId: string, decision: ApprovalDecision, reason?: string): boolean {
+    const p = this.pending.get(approvalId);
+    if (!p) return false;
+    p.settle(decision, reason?.trim() || undefined);
+    return true;
+  }
+
+  /** Requests still waiting (for a client that connects late). */
+  pendingIds(): string[] {
+    return [...this.pending.keys()];
+  }
+}

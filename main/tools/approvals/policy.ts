@@ -1,0 +1,62 @@
+/**
+ * Approval policy (T3), pure: for one tool call, allow it, refuse it, or ask the person. Read-only tools never
+ * ask; exec, write, edit and apply_patch follow the mode (config agent.approvals.mode, a per-tool override, or
+ * the CLI's --approve). Where exec has no OS sandbox it always asks (even in "auto"), unless it is denied.
+ */
+import type { ApprovalsConfig, ApprovalMode } from '../../engine/config/schema.js';
+
+export type PolicyVerdict = { verdict: 'allow' } | { verdict: 'deny'; reason: string } | { verdict: 'ask' };
+
+/** Tools that change the workspace or run commands. */
+export const NEEDS_APPROVAL: ReadonlySet<string> = new Set(['exec', 'write', 'edit', 'apply_patch']);
+
+/** Characters that chain or redirect commands: an allow-listed prefix only counts for a plain command. */
+const SHELL_CONTROL = /[;&|`$<>\n\\]|\(\)/;
+
+const matchesPrefix = (command: string, prefix: string): boolean => {
+  const p = prefix.trim();
+  return command === p || command.startsWith(`${p} `);
+};
+
+/** Every simple command of a command line (split at ; && || | and newlines), for deny lists. */
+export function commandSegments(command: string): string[] {
+  return command
+    .split(/&&|\|\||[;|\n&]/)
+    .map((s) => s.trim().replace(/^[({]\s*/, ''))
+    .filter((s) => s !== '');
+}
+
+export interface PolicyInput {
+  tool: string;
+  params: Record<string, unknown>;
+  /** Whether exec runs in an OS sandbox here. */
+  sandboxed: boolean;
+  /** The CLI's --approve, overriding the configured modes. */
+  modeOverride?: ApprovalMode;
+}
+
+export function decidePolicy(cfg: ApprovalsConfig, input: PolicyInput): PolicyVerdict {
+  const { tool } = input;
+  const command = tool === 'exec' && typeof input.params.command === 'string' ? input.params.command.trim() : '';
+  if (cfg.denyTools.includes(tool)) {
+    return { verdict: 'deny', reason: `${tool} is turned off in the approval settings (denyTools); do not call it again` };
+  }
+  if (tool === 'exec') {
+    const denied = cfg.denyCommands.find((p) => commandSegments(command).some((seg) => matchesPrefix(seg, p)));
+    if (denied !== undefined) {
+      return { verdict: 'deny', reason: `commands starting with "${denied}" are refused by the approval settings (denyCommands)` };
+    }
+  }
+  const unsandboxedExec = tool === 'exec' && !input.sandboxed;
+  if (cfg.allowTools.includes(tool)) return unsandboxedExec ? { verdict: 'ask' } : { verdict: 'allow' };
+  if (tool === 'exec' && input.sandboxed && !SHELL_CONTROL.test(command) && cfg.allowCommands.some((p) => matchesPrefix(command, p))) {
+    return { verdict: 'allow' };
+  }
+  if (!NEEDS_APPROVAL.has(tool)) return { verdict: 'allow' };
+  const mode = input.modeOverride ?? cfg.tools[tool] ?? cfg.mode;
+  if (mode === 'deny') {
+    return { verdict: 'deny', reason: `approvals are set to deny: ${tool} calls are refused without asking` };
+  }
+  if (mode === 'auto') return unsandboxedExec ? { verdict: 'ask' } : { verdict: 'allow' };
+  return { verdict: 'ask' };
+}

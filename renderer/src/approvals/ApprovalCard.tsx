@@ -1,0 +1,113 @@
+import { useEffect, useRef, useState } from 'react';
+import { respondToApproval, useApprovals, type ApprovalRequest } from './approval-store.js';
+import './approval-card.css';
+
+/** One line per diff line, coloured by its first character. */
+function DiffView({ diff }: { diff: string }) {
+  return (
+    <pre className="approval-pre approval-diff" data-testid="approval-diff">
+      {diff.split('\n').map((line, i) => {
+        const kind = line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : 'ctx';
+        return (
+          <span key={i} className={`diff-${kind}`}>
+            {line}
+            {'\n'}
+          </span>
+        );
+      })}
+    </pre>
+  );
+}
+
+function What({ req }: { req: ApprovalRequest }) {
+  if (req.tool === 'exec' && typeof req.args.command === 'string') {
+    return <pre className="approval-pre approval-command" data-testid="approval-command">{`$ ${req.args.command}`}</pre>;
+  }
+  if (req.diff) return <DiffView diff={req.diff} />;
+  return <pre className="approval-pre">{JSON.stringify(req.args, null, 2)}</pre>;
+}
+
+/**
+ * The approval card shown under a tool call that waits for the person (T3): what would run (the command, or the
+ * diff of an edit; the full arguments one click away), where, and whether it is sandboxed; Allow once / Allow for
+ * this session / Deny with an optional reason the model sees. Keyboard: the first button takes focus; Tab moves,
+ * Enter or Space answers, Escape opens the reason field for a denial.
+ */
+export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
+  const req = useApprovals((s) => s.byToolCall[toolCallId]);
+  const busy = useApprovals((s) => (req ? !!s.answering[req.approvalId] : false));
+  const error = useApprovals((s) => s.error);
+  const [denying, setDenying] = useState(false);
+  const [reason, setReason] = useState('');
+  const first = useRef<HTMLButtonElement>(null);
+  const reasonRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (req) first.current?.focus();
+  }, [req?.approvalId]);
+  useEffect(() => {
+    if (denying) reasonRef.current?.focus();
+  }, [denying]);
+
+  if (!req) return null;
+  const answer = (decision: 'allow_once' | 'allow_session' | 'deny') => void respondToApproval(req.approvalId, decision, decision === 'deny' ? reason : undefined);
+
+  return (
+    <section
+      className="approval-card"
+      role="group"
+      aria-label={`Approve ${req.tool}`}
+      data-testid="approval-card"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !denying) {
+          e.preventDefault();
+          setDenying(true);
+        }
+      }}
+    >
+      <header className="approval-head">
+        <strong>{req.tool === 'exec' ? 'Run this command?' : `Allow ${req.tool}?`}</strong>
+        {req.tool === 'exec' && (
+          <span className={req.sandboxed ? 'approval-badge' : 'approval-badge approval-badge-warn'} data-testid="approval-sandbox">
+            {req.sandboxed ? 'sandboxed' : 'not sandboxed — full access to your files'}
+          </span>
+        )}
+      </header>
+      <What req={req} />
+      <div className="approval-cwd muted">in {req.cwd}</div>
+      <details className="approval-args">
+        <summary>All arguments</summary>
+        <pre className="approval-pre">{JSON.stringify(req.args, null, 2)}</pre>
+      </details>
+      {denying && (
+        <form
+          className="approval-reason"
+          onSubmit={(e) => {
+            e.preventDefault();
+            answer('deny');
+          }}
+        >
+          <input
+            ref={reasonRef}
+            aria-label="Reason for denying (optional, the assistant sees it)"
+            placeholder="Reason (optional, the assistant sees it)"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </form>
+      )}
+      <div className="approval-actions">
+        <button ref={first} type="button" className="primary" disabled={busy} onClick={() => answer('allow_once')}>
+          Allow once
+        </button>
+        <button type="button" disabled={busy} onClick={() => answer('allow_session')}>
+          Allow for this session
+        </button>
+        <button type="button" className="danger" disabled={busy} onClick={() => answer('deny')}>
+          Deny
+        </button>
+      </div>
+      {error && <div className="approval-error" role="alert">{error}</div>}
+    </section>
+  );
+}
