@@ -50,6 +50,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Ctrl-C / kill: exit through process.exit so the exit handlers kill every command this run started.
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
+
 const code = await main(process.argv.slice(2));
 // Flush stdout before exiting; lingering sockets (a stalled provider) must not keep the process alive.
 process.stdout.write('', () => process.exit(code));

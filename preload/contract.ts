@@ -184,6 +184,15 @@ export interface Methods {
   'subagents.list': [{ parentSessionKey?: string }, SubagentDto[]];
   'subagents.abort': [{ id: string }, { aborted: boolean }];
   'subagents.steer': [{ id: string; message: string }, SteerResultDto];
+  /** T3: answers a pending approval request; `ok: false` when it was already answered or its run ended. */
+  'approvals.respond': [ApprovalRespondParams, { ok: boolean }];
+}
+
+export interface ApprovalRespondParams {
+  approvalId: string;
+  decision: ApprovalDecision;
+  /** Shown to the model with a denial. */
+  reason?: string;
 }
 export type MethodName = keyof Methods;
 

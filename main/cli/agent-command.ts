@@ -4,7 +4,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { AgentEvent, RetryData, RunResult } from '../../preload/contract.js';
+import type { AgentEvent, ApprovalData, RetryData, RunResult } from '../../preload/contract.js';
+import { createCliApprover, terminalPromptIo, type PromptIo } from './approve.js';
 import { createAppGateway } from '../gateway/create.js';
 import { loadConfig } from '../engine/config/load.js';
 import { resolveModel, defaultModelRef } from '../engine/models.js';
@@ -17,6 +18,8 @@ export interface Io {
   err: (s: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Approval prompts (default: the terminal). */
+  prompt?: PromptIo;
 }
 
 export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> {
@@ -32,17 +35,21 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
     throw new UsageError((err as Error).message);
   }
   const workspace = resolve(io.cwd, args.workspace ?? config.agent.workspace ?? io.cwd);
-  const gateway = await createAppGateway({ home, workspace, env: io.env, config }).catch((err: Error) => {
+  const gateway = await createAppGateway({ home, workspace, env: io.env, config, approvalMode: args.approve }).catch((err: Error) => {
     throw new UsageError(err.message);
   });
 
   const printer = args.json ? jsonPrinter(io) : textPrinter(io);
+  const approver = createCliApprover(args.approve ?? config.agent.approvals.mode, io.prompt ?? terminalPromptIo(io.err), (approvalId, decision, reason) =>
+    gateway.request('approvals.respond', { approvalId, decision, ...(reason ? { reason } : {}) }),
+  );
   // Events can arrive before `agent` returns the runId: buffer them until it is known.
   let runId: string | undefined;
   const early: AgentEvent[] = [];
   const unsubscribe = gateway.onEvent((event) => {
     if (runId === undefined) early.push(event);
     else if (event.runId === runId) printer.event(event);
+    if (event.stream === 'approval') approver(event.data as ApprovalData);
   });
   try {
     const accepted = await gateway.request('agent', {

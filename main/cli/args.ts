@@ -12,6 +12,8 @@ export interface AgentArgs {
   thinking?: ThinkingLevel;
   timeoutSeconds?: number;
   json: boolean;
+  /** How calls that need approval are answered (default: config agent.approvals.mode). */
+  approve?: 'ask' | 'auto' | 'deny';
 }
 
 const THINKING: readonly string[] = ['off', 'minimal', 'low', 'medium', 'high'];
@@ -35,8 +37,13 @@ export function parseAgentArgs(args: string[]): AgentArgs {
     thinking: { type: 'string' },
     timeout: { type: 'string' },
     json: { type: 'boolean' },
+    approve: { type: 'string' },
   });
   const v = values as Record<string, string | boolean | undefined>;
+  const approve = v.approve as string | undefined;
+  if (approve !== undefined && !['ask', 'auto', 'deny'].includes(approve)) {
+    throw new UsageError(`--approve must be one of ask, auto, deny (got "${approve}")`);
+  }
   const message = v.message as string | undefined;
   if (message === undefined) throw new UsageError('missing --message TEXT');
   if (!message.trim()) throw new UsageError('--message must not be empty');
@@ -69,6 +76,7 @@ export function parseAgentArgs(args: string[]): AgentArgs {
     thinking: thinking as ThinkingLevel | undefined,
     timeoutSeconds,
     json: v.json === true,
+    approve: approve as AgentArgs['approve'],
   };
 }
 

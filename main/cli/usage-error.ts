@@ -10,6 +10,7 @@ export const EXIT_USAGE = 2;
 export const HELP = `Usage:
   agentdesk agent --message TEXT [--session KEY] [--home DIR] [--workspace DIR]
                   [--model PROVIDER/MODEL] [--thinking LEVEL] [--timeout SECONDS] [--json]
+                  [--approve ask|auto|deny]   (commands and file changes: ask on the terminal, allow, or refuse)
   agentdesk agent --message /compact [--session KEY] ...
                   (summarises the older turns of the session now; long sessions also compact on their own)
   agentdesk auth add --provider NAME --label LABEL   (reads the key from stdin, stores it in the OS keychain)

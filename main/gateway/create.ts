@@ -49,6 +49,10 @@ import { buildSystemPrompt } from '../engine/attempt/system-prompt.js';
 import { runWorkspace } from '../engine/attempt/run-cwd.js';
 import { fireCompactionHooks, resolveModelWithHooks } from '../engine/run/run-hooks.js';
 import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
+import { approvalMethods } from './methods/approvals.js';
+import { ApprovalBroker } from '../tools/approvals/broker.js';
+import { execSandboxStatus } from '../tools/exec.js';
+import type { ApprovalMode } from '../engine/config/schema.js';
 
 export interface AppGateway extends GatewayApi {
   readonly config: AppConfig;
@@ -68,6 +72,8 @@ export interface GatewayOptions {
   /** Opens the OS keychain (injectable; default keytar). */
   openSecrets?: () => Promise<SecretStore>;
   version?: string;
+  /** The CLI's --approve: overrides config agent.approvals.mode for this gateway. */
+  approvalMode?: ApprovalMode;
   /** An already loaded config (the CLI loads it first to report problems with exit status 2). */
   config?: AppConfig;
   /** Jitter source for backoff (default Math.random). */
@@ -96,13 +102,16 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   await loadPlugins({ home: opts.home, enabled: config.plugins.enabled, runner: hooks, timers });
   // E9: skills from the workspace and <home>/skills, bodies loaded on demand with load_skill.
   const skills = SkillCatalog.for({ workspace, home: opts.home });
-  const tools = [
-    ...createWorkspaceTools({
-      sandbox: { enabled: config.agent.sandbox, network: config.agent.network, hide: [opts.home] },
-      secrets: () => configuredSecrets(config, env, secrets),
-    }),
-    skills.tool(),
-  ];
+  // T2: exec's OS sandbox (the app's data folder hidden) and the configured keys kept from commands.
+  const sandbox = { enabled: config.agent.sandbox, network: config.agent.network, hide: [opts.home] };
+  const tools = [...createWorkspaceTools({ sandbox, secrets: () => configuredSecrets(config, env, secrets) }), skills.tool()];
+  // T3: the approval gate every tool call passes (tool-lifecycle), answered through approvals.respond.
+  const approvals = new ApprovalBroker({
+    config: config.agent.approvals,
+    modeOverride: opts.approvalMode,
+    sandboxed: async () => (await execSandboxStatus(sandbox)).kind !== 'none',
+  });
+  hooks.approvals = approvals.gate;
   const lanes = new Lanes({ maxConcurrent: config.agent.maxConcurrent, timers, now, sessionLock: sessionRunLock(store.dir) });
   const runs = new RunRegistry(timers);
   const hub = new EventHub();
@@ -340,6 +349,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       return { workspace, home: opts.home, defaultModel: defaultModelRef(config, env), version: opts.version ?? '0.1.0' };
     },
     ...authMethods(auth),
+    ...approvalMethods(approvals),
   };
 
   hub.on((event) => fireCompactionHooks(hooks, event));

@@ -30,6 +30,13 @@ export const paramSchemas = {
   'sessions.compact': z.object({ sessionKey }).strict(),
   'models.list': z.object({}).strict(),
   'app.info': z.object({}).strict(),
+  'approvals.respond': z
+    .object({
+      approvalId: z.string().min(1).max(100),
+      decision: z.enum(['allow_once', 'allow_session', 'deny']),
+      reason: z.string().max(2000).optional(),
+    })
+    .strict(),
   'auth.status': z.object({}).strict(),
 } as const;
 

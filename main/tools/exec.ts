@@ -224,7 +224,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   const sandboxNote = sandbox.kind === 'none' ? { sandbox: 'none', sandboxReason: sandbox.reason } : { sandbox: sandbox.kind };
 
   if (background) {
-    const runId = ctx.runId ?? NO_RUN;
+    const runId = ctx.run?.runId ?? NO_RUN;
     const entry: BackgroundProcess = {
       id: s.processes.newId(),
       pid,

@@ -87,7 +87,7 @@ export function createProcessTool(table: ProcessTable = processTable): Tool {
 
 async function runProcess(rawArgs: unknown, ctx: ToolContext, table: ProcessTable): Promise<ToolOutput> {
   const args = parseArgs('process', Args, rawArgs);
-  const runId = ctx.runId ?? NO_RUN;
+  const runId = ctx.run?.runId ?? NO_RUN;
   if (args.action === 'list') {
     const all = table.list(runId);
     if (all.length === 0) return { content: 'No background processes in this run.' };

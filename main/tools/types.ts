@@ -10,8 +10,6 @@ export interface ToolContext {
    * output caps by it; the engine cuts anything longer anyway.
    */
   resultMaxChars?: number;
-  /** The run this call belongs to: background processes are scoped to it (processes.ts). */
-  runId?: string;
   /** Streams partial output (e.g. exec stdout) to the UI as `tool` update events. */
   onUpdate?: (partial: string) => void;
   /** The run calling the tool (spawn_subagent links its child to it). */

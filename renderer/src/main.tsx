@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { startChat } from './store/chat-store.js';
+import { startApprovals } from './approvals/approval-store.js';
 import { pickTransport } from './transport/pick.js';
 import { preloadHighlighter } from './lib/highlight.js';
 import './styles.css';
@@ -15,6 +16,7 @@ if ('error' in transport) {
     </div>,
   );
 } else {
+  startApprovals(transport.api);
   void startChat(transport);
   preloadHighlighter();
   root.render(

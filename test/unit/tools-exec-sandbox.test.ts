@@ -151,14 +151,14 @@ describe.runIf(hasBwrap)('exec under bubblewrap', () => {
     const table = new ProcessTable();
     const tool = createExecTool({ sandbox: SANDBOX(), processes: table });
     const proc = createProcessTool(table);
-    const mine = ctx({ runId: 'run-a' });
+    const mine = ctx({ run: { runId: 'run-a', sessionKey: 's' } });
     const started = await tool.execute({ command: 'echo hello-bg; sleep 987.0404', background: true }, mine);
     expect(started.content).toMatch(/^Started in the background as p1 \(sandboxed\)/);
     await new Promise((r) => setTimeout(r, 300));
     expect((await proc.execute({ action: 'output', id: 'p1' }, mine)).content).toBe('p1: running\nhello-bg\n');
     expect((await proc.execute({ action: 'list' }, mine)).content).toBe('p1  running  echo hello-bg; sleep 987.0404');
-    expect((await proc.execute({ action: 'list' }, ctx({ runId: 'run-b' }))).content).toBe('No background processes in this run.');
-    await expect(proc.execute({ action: 'kill', id: 'p1' }, ctx({ runId: 'run-b' }))).rejects.toThrow(/^process: no background process "p1" in this run$/);
+    expect((await proc.execute({ action: 'list' }, ctx({ run: { runId: 'run-b', sessionKey: 's' } }))).content).toBe('No background processes in this run.');
+    await expect(proc.execute({ action: 'kill', id: 'p1' }, ctx({ run: { runId: 'run-b', sessionKey: 's' } }))).rejects.toThrow(/^process: no background process "p1" in this run$/);
     expect((await proc.execute({ action: 'kill', id: 'p1' }, mine)).content).toMatch(/^p1: killed\n/);
     expect(await gone('987.0404')).toBe(true);
   });
@@ -166,7 +166,7 @@ describe.runIf(hasBwrap)('exec under bubblewrap', () => {
   it('ending the run kills its background commands', async () => {
     const table = new ProcessTable();
     const tool = createExecTool({ sandbox: SANDBOX(), processes: table });
-    await tool.execute({ command: 'sleep 987.0505', background: true }, ctx({ runId: 'run-c' }));
+    await tool.execute({ command: 'sleep 987.0505', background: true }, ctx({ run: { runId: 'run-c', sessionKey: 's' } }));
     await new Promise((r) => setTimeout(r, 200));
     expect(hostProcesses('987.0505').length).toBeGreaterThan(0);
     table.endRun('run-c');

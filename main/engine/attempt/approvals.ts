@@ -1,7 +1,7 @@
 /**
  * The approval step of a tool call (T3), run by tool-lifecycle after the before_tool_call hook and before the
- * tool executes. The gate (policy, waiting for the person) is injected through the engine hooks
- * (`approve_tool_call`); the engine only supplies the run's abort signal (the run timeout included) and the
+ * tool executes. The gate (policy, waiting for the person) is injected on the hook runner
+ * (`HookRunner.approvals`, not time-boxed like the hooks); the engine only supplies the run's abort signal (the run timeout included) and the
  * `approval` event stream, and turns a refusal into an error result the model sees.
  */
 import type { ApprovalData } from '../../../preload/contract.js';

@@ -13,6 +13,7 @@
  * - tool_result_persist: synchronous, chained; a handler that returns a promise is ignored (logged).
  * - everything else is fire-and-forget (`fire`): parallel, time-boxed, never awaited by the run.
  */
+import type { ApprovalGate } from './approvals.js';
 import type { ToolResultMessage } from '../messages.js';
 import {
   logHookFailure,
@@ -54,6 +55,11 @@ const defaultTimers: HookTimers = {
 };
 
 export class HookRunner {
+  /**
+   * T3: the approval gate the tool lifecycle asks before a tool runs (approvals.ts). Kept apart from the hooks:
+   * it waits for a person (bounded by the run's signal and timeout), so it must not be time-boxed like them.
+   */
+  approvals?: ApprovalGate;
   private readonly regs = new Map<HookName, Registration[]>();
   private readonly timers: HookTimers;
   private readonly log: (hook: string, err: unknown, source: string) => void;

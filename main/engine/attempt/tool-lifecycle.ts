@@ -8,6 +8,7 @@ import type { Tool } from '../../tools/types.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import type { HookRunner } from './hook-runner.js';
 import { truncateToolResultText } from './tool-result-truncation.js';
+import { runApprovalStep } from './approvals.js';
 
 export interface ToolRunContext {
   runId: string;
@@ -67,6 +68,16 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
       if (decision.block) throw new Error(decision.reason ?? `The call to ${toolName} was blocked by a hook.`);
       params = decision.params;
     }
+    await runApprovalStep(ctx.hooks.approvals, {
+      runId: ctx.runId,
+      sessionKey: ctx.sessionKey,
+      toolCallId: call.id,
+      toolName,
+      params,
+      workspace: ctx.workspace,
+      signal: ctx.signal,
+      emit: (data) => ctx.emitter.emit('approval', data),
+    });
     const output = await tool.execute(params, {
       workspace: ctx.workspace,
       run: { runId: ctx.runId, sessionKey: ctx.sessionKey },

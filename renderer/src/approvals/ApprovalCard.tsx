@@ -1,20 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { classifyDiff } from '../lib/diff.js';
 import { respondToApproval, useApprovals, type ApprovalRequest } from './approval-store.js';
 import './approval-card.css';
 
-/** One line per diff line, coloured by its first character. */
+/** The diff coloured line by line (the chat view's classifier). */
 function DiffView({ diff }: { diff: string }) {
+  const lines = useMemo(() => classifyDiff(diff), [diff]);
   return (
     <pre className="approval-pre approval-diff" data-testid="approval-diff">
-      {diff.split('\n').map((line, i) => {
-        const kind = line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : 'ctx';
-        return (
-          <span key={i} className={`diff-${kind}`}>
-            {line}
-            {'\n'}
-          </span>
-        );
-      })}
+      {lines.map((l, i) => (
+        <span key={i} className={`diff-${l.kind}`}>
+          {l.text}
+          {'\n'}
+        </span>
+      ))}
     </pre>
   );
 }

@@ -2,6 +2,7 @@ import { memo, useMemo } from 'react';
 import { classifyDiff, diffForTool } from '../lib/diff.js';
 import { formatDuration, toolSummary } from '../lib/format.js';
 import type { ToolCallView } from '../store/types.js';
+import { ApprovalCard } from '../approvals/ApprovalCard.js';
 
 const STATUS_LABEL = { running: 'running', ok: 'done', error: 'failed' } as const;
 const MAX_SHOWN = 20_000;
@@ -56,6 +57,7 @@ export const ToolCallItem = memo(function ToolCallItem({ tool }: { tool: ToolCal
           )}
         </div>
       </details>
+      <ApprovalCard toolCallId={tool.id} />
       {running && tool.partial !== '' && (
         <pre className="tool-pre tool-live" data-testid="tool-live" aria-live="off">
           {tool.partial.length > LIVE_TAIL ? `…${tool.partial.slice(-LIVE_TAIL)}` : tool.partial}
