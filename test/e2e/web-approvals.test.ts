@@ -1,0 +1,108 @@
+/**
+ * Approvals in the web UI (T3), in Debian Chromium against the real Anthropic SDK and the fake server's
+ * scripted exec calls: the card appears inline under the exec call with the command and the sandbox state;
+ * Deny refuses (nothing runs, the model is told), Allow once runs it (answered from the keyboard), and
+ * "Allow for this session" is not asked again in that session.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+
+let fake: FakeProvider;
+let child: ChildProcess;
+let browser: Browser;
+let url: string;
+let workspace: string;
+
+function startWeb(home: string, ws: string): Promise<string> {
+  child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--home', home, '--workspace', ws, '--port', '0'], {
+    env: offlineEnv({ FAKE_KEY: 'sk-ant-e2e-key-0007' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`web.js exited with ${code}: ${stderr}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(line.replace(/^AgentDesk web UI: /, '')));
+  });
+}
+
+beforeAll(async () => {
+  ensureBuilt(['out/main/web.js', 'out/renderer/index.html']);
+  fake = await startFakeAnthropic();
+  const folders = makeFolders('web-approvals');
+  workspace = folders.workspace;
+  writeFileSync(
+    join(folders.home, 'config.json'),
+    JSON.stringify({
+      providers: { fake: { api: 'anthropic', baseUrl: fake.baseUrl, models: [{ id: 'claude-fake' }] } },
+      authProfiles: [{ id: 'fake:e2e', provider: 'fake', apiKeyEnv: 'FAKE_KEY' }],
+      agent: { model: { primary: 'fake/claude-fake' } },
+    }),
+  );
+  [browser, url] = await Promise.all([chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), startWeb(folders.home, workspace)]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  child?.kill('SIGTERM');
+  await fake?.close();
+});
+
+/** Sends a message whose reply runs `command` with exec and then says `done`. Returns the reply's locator. */
+async function askToRun(page: Page, n: number, command: string) {
+  fake.enqueue({ toolCalls: [{ name: 'exec', arguments: { command } }] }, { text: `Finished step ${n}.` });
+  await page.getByLabel('Message').fill(`step ${n}`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  return page.getByTestId('assistant-message').nth(n - 1);
+}
+
+describe('approval card in the web UI', () => {
+  it('Deny refuses, Allow once runs, Allow for this session is not asked again', async () => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.locator('select[aria-label="Model"] option[value="fake/claude-fake"]').waitFor({ state: 'attached' });
+
+    // 1. Deny: the card shows the command, nothing runs, the model is told and the run finishes.
+    const first = await askToRun(page, 1, 'echo one > one.txt');
+    const card = first.getByTestId('approval-card');
+    await card.waitFor({ timeout: 15_000 });
+    expect(await card.getByTestId('approval-command').textContent()).toBe('$ echo one > one.txt');
+    expect(await card.getByTestId('approval-sandbox').textContent()).toBe('sandboxed');
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await expect.poll(() => first.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
+    expect(await first.getByTestId('approval-card').count()).toBe(0);
+    expect(await first.getByTestId('tool-call').getAttribute('data-status')).toBe('error');
+    expect(await first.textContent()).toContain('Finished step 1.');
+    expect(existsSync(join(workspace, 'one.txt'))).toBe(false);
+    expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain('The person denied this exec call');
+
+    // 2. Allow once, from the keyboard: the first button has focus, Enter answers.
+    const second = await askToRun(page, 2, 'echo two > two.txt');
+    await second.getByTestId('approval-card').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => second.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
+    expect(await second.getByTestId('tool-call').getAttribute('data-status')).toBe('ok');
+    expect(existsSync(join(workspace, 'two.txt'))).toBe(true);
+
+    // 3. Allow for this session: runs now…
+    const third = await askToRun(page, 3, 'echo three > three.txt');
+    await third.getByTestId('approval-card').waitFor({ timeout: 15_000 });
+    await third.getByRole('button', { name: 'Allow for this session' }).click();
+    await expect.poll(() => third.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
+    expect(existsSync(join(workspace, 'three.txt'))).toBe(true);
+
+    // …and the next exec in this session is not asked about.
+    const fourth = await askToRun(page, 4, 'echo four > four.txt');
+    await expect.poll(() => fourth.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
+    expect(await page.getByTestId('approval-card').count()).toBe(0);
+    expect(await fourth.getByTestId('tool-call').getAttribute('data-status')).toBe('ok');
+    expect(existsSync(join(workspace, 'four.txt'))).toBe(true);
+  }, 90_000);
+});
