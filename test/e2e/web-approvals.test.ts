@@ -4,33 +4,18 @@
  * Deny refuses (nothing runs, the model is told), Allow once runs it (answered from the keyboard), and
  * "Allow for this session" is not asked again in that session.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
 
 let fake: FakeProvider;
-let child: ChildProcess;
+let web: WebServer;
 let browser: Browser;
 let url: string;
 let workspace: string;
-
-function startWeb(home: string, ws: string): Promise<string> {
-  child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--home', home, '--workspace', ws, '--port', '0'], {
-    env: offlineEnv({ FAKE_KEY: 'sk-ant-e2e-key-0007' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`web.js exited with ${code}: ${stderr}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(line.replace(/^AgentDesk web UI: /, '')));
-  });
-}
 
 beforeAll(async () => {
   ensureBuilt(['out/main/web.js', 'out/renderer/index.html']);
@@ -45,12 +30,16 @@ beforeAll(async () => {
       agent: { model: { primary: 'fake/claude-fake' } },
     }),
   );
-  [browser, url] = await Promise.all([chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), startWeb(folders.home, workspace)]);
+  [browser, web] = await Promise.all([
+    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
+    startWebServer(folders.home, workspace, offlineEnv({ FAKE_KEY: 'sk-ant-e2e-key-0007' })),
+  ]);
+  url = web.url;
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  child?.kill('SIGTERM');
+  await web?.stop();
   await fake?.close();
 });
 

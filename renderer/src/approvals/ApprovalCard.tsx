@@ -1,28 +1,13 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { classifyDiff } from '../lib/diff.js';
+import { useEffect, useRef, useState } from 'react';
+import { DiffView } from '../components/DiffView.js';
 import { respondToApproval, useApprovals, type ApprovalRequest } from './approval-store.js';
 import './approval-card.css';
-
-/** The diff coloured line by line (the chat view's classifier). */
-function DiffView({ diff }: { diff: string }) {
-  const lines = useMemo(() => classifyDiff(diff), [diff]);
-  return (
-    <pre className="approval-pre approval-diff" data-testid="approval-diff">
-      {lines.map((l, i) => (
-        <span key={i} className={`diff-${l.kind}`}>
-          {l.text}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
-  );
-}
 
 function What({ req }: { req: ApprovalRequest }) {
   if (req.tool === 'exec' && typeof req.args.command === 'string') {
     return <pre className="approval-pre approval-command" data-testid="approval-command">{`$ ${req.args.command}`}</pre>;
   }
-  if (req.diff) return <DiffView diff={req.diff} />;
+  if (req.diff) return <DiffView diff={req.diff} className="approval-pre approval-diff" testId="approval-diff" />;
   return <pre className="approval-pre">{JSON.stringify(req.args, null, 2)}</pre>;
 }
 

@@ -1,5 +1,6 @@
 import { memo, useMemo } from 'react';
-import { classifyDiff, diffForTool } from '../lib/diff.js';
+import { diffForTool } from '../lib/diff.js';
+import { DiffView } from './DiffView.js';
 import { formatDuration, toolSummary } from '../lib/format.js';
 import type { ToolCallView } from '../store/types.js';
 import { ApprovalCard } from '../approvals/ApprovalCard.js';
@@ -10,20 +11,6 @@ const LIVE_TAIL = 4_000;
 
 function clip(text: string): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}\n… (${(text.length - MAX_SHOWN).toLocaleString()} more characters)` : text;
-}
-
-function DiffView({ diff }: { diff: string }) {
-  const lines = useMemo(() => classifyDiff(diff), [diff]);
-  return (
-    <pre className="tool-pre diff" data-testid="tool-diff">
-      {lines.map((l, i) => (
-        <span key={i} className={`diff-${l.kind}`}>
-          {l.text}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
-  );
 }
 
 /**
@@ -48,7 +35,7 @@ export const ToolCallItem = memo(function ToolCallItem({ tool }: { tool: ToolCal
         </summary>
         <div className="tool-body">
           <div className="tool-section-label">{diff ? 'Change' : 'Arguments'}</div>
-          {diff ? <DiffView diff={diff} /> : <pre className="tool-pre">{JSON.stringify(tool.args, null, 2)}</pre>}
+          {diff ? <DiffView diff={diff} className="tool-pre diff" testId="tool-diff" /> : <pre className="tool-pre">{JSON.stringify(tool.args, null, 2)}</pre>}
           {!running && output !== '' && (
             <>
               <div className="tool-section-label">{tool.status === 'error' ? 'Error' : 'Result'}</div>
