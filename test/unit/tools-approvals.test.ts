@@ -142,6 +142,16 @@ describe('ApprovalBroker', () => {
     expect(req.sandboxed).toBe(true);
   });
 
+  it('a subagent run is refused at once instead of waiting for an answer nobody sees', async () => {
+    const events: ApprovalData[] = [];
+    expect(await broker().gate(info({ events, sessionKey: 'subagent/ab12cd34' }))).toEqual({
+      allow: false,
+      reason: 'Not run: a subagent cannot ask the person to approve exec; report what you need and let the main conversation do it.',
+    });
+    expect(events).toEqual([]);
+    expect(await broker({ mode: 'auto' }).gate(info({ events, sessionKey: 'subagent/ab12cd34' }))).toEqual({ allow: true });
+  });
+
   it('marks exec without an OS sandbox', async () => {
     const b = broker({ mode: 'auto' }, false);
     const events: ApprovalData[] = [];

@@ -28,6 +28,8 @@ interface Pending {
 }
 
 const PREVIEW_LIMIT_BYTES = 2 * 1024 * 1024;
+/** Session keys of subagent runs (main/engine/run/subagents.ts). */
+const SUBAGENT_SESSION_PREFIX = 'subagent/';
 
 /** The diff an edit-like call would make, or a note why it cannot be shown. */
 export async function previewDiff(workspace: string, tool: string, params: Record<string, unknown>): Promise<string | undefined> {
@@ -61,6 +63,13 @@ export class ApprovalBroker {
     if (verdict.verdict === 'allow') return { allow: true };
     if (verdict.verdict === 'deny') return { allow: false, reason: `Not run: ${verdict.reason}.` };
     if (this.sessionAllowed.get(info.sessionKey)?.has(info.toolName)) return { allow: true };
+    // A subagent's run is not shown where the person answers: refuse at once rather than wait unseen.
+    if (info.sessionKey.startsWith(SUBAGENT_SESSION_PREFIX)) {
+      return {
+        allow: false,
+        reason: `Not run: a subagent cannot ask the person to approve ${info.toolName}; report what you need and let the main conversation do it.`,
+      };
+    }
     return this.ask(info, sandboxed);
   };
 
