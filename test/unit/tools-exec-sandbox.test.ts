@@ -32,7 +32,7 @@ function hostProcesses(marker: string): string[] {
   }
 }
 
-async function gone(marker: string, ms = 3000): Promise<boolean> {
+async function gone(marker: string, ms = 10_000): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (hostProcesses(marker).length === 0) return true;
@@ -118,7 +118,7 @@ describe.runIf(hasBwrap)('exec under bubblewrap', () => {
     const marker = '987.0202';
     const controller = new AbortController();
     const run = exec().execute({ command: `setsid bash -c "sleep ${marker} &"; echo up; sleep 30` }, ctx({ signal: controller.signal }));
-    const until = Date.now() + 3000;
+    const until = Date.now() + 10_000;
     while (hostProcesses(marker).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
     expect(hostProcesses(marker).length).toBeGreaterThan(0);
     controller.abort();
@@ -154,8 +154,7 @@ describe.runIf(hasBwrap)('exec under bubblewrap', () => {
     const mine = ctx({ run: { runId: 'run-a', sessionKey: 's' } });
     const started = await tool.execute({ command: 'echo hello-bg; sleep 987.0404', background: true }, mine);
     expect(started.content).toMatch(/^Started in the background as p1 \(sandboxed\)/);
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await proc.execute({ action: 'output', id: 'p1' }, mine)).content).toBe('p1: running\nhello-bg\n');
+    await expect.poll(async () => (await proc.execute({ action: 'output', id: 'p1' }, mine)).content, { timeout: 10_000 }).toBe('p1: running\nhello-bg\n');
     expect((await proc.execute({ action: 'list' }, mine)).content).toBe('p1  running  echo hello-bg; sleep 987.0404');
     expect((await proc.execute({ action: 'list' }, ctx({ run: { runId: 'run-b', sessionKey: 's' } }))).content).toBe('No background processes in this run.');
     await expect(proc.execute({ action: 'kill', id: 'p1' }, ctx({ run: { runId: 'run-b', sessionKey: 's' } }))).rejects.toThrow(/^process: no background process "p1" in this run$/);
@@ -167,8 +166,7 @@ describe.runIf(hasBwrap)('exec under bubblewrap', () => {
     const table = new ProcessTable();
     const tool = createExecTool({ sandbox: SANDBOX(), processes: table });
     await tool.execute({ command: 'sleep 987.0505', background: true }, ctx({ run: { runId: 'run-c', sessionKey: 's' } }));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(hostProcesses('987.0505').length).toBeGreaterThan(0);
+    await expect.poll(() => hostProcesses('987.0505').length, { timeout: 10_000 }).toBeGreaterThan(0);
     table.endRun('run-c');
     expect(await gone('987.0505')).toBe(true);
   });
