@@ -137,7 +137,8 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
     cwd: ctx.workspace,
     env,
     extendEnv: false,
-    stdin: 'ignore',
+    // fd 3 under bubblewrap: its --info-fd (the sandbox's first process id).
+    stdio: (sandbox.kind === 'bwrap' ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe']) as ['ignore', 'pipe', 'pipe'],
     all: true,
     buffer: false,
     reject: false,
@@ -147,14 +148,28 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   const child = argv ? execa(argv[0]!, argv.slice(1), options) : execa(args.command, { ...options, shell: true });
   const pid = child.pid;
 
-  const killTree = (signal: NodeJS.Signals): void => {
+  // Under bubblewrap the sandbox's first process is outside our process group (--new-session). Killing bwrap
+  // alone while it is still setting up can orphan that process before --die-with-parent is armed, so every kill
+  // waits until bwrap has reported it (--info-fd) and then also SIGKILLs it: the kernel then ends the whole PID
+  // namespace, setsid'd and double-forked children included.
+  const sandboxPid = sandbox.kind === 'bwrap' && argv ? readSandboxPid(child.stdio[3] as NodeJS.ReadableStream | undefined) : undefined;
+  const signalTree = (signal: NodeJS.Signals, inner: number | undefined): void => {
     if (pid === undefined) return;
+    try {
+      if (inner !== undefined) process.kill(inner, 'SIGKILL');
+    } catch {
+      // already gone
+    }
     try {
       if (isPosix) process.kill(-pid, signal);
       else child.kill(signal);
     } catch {
       // already gone
     }
+  };
+  const killTree = (signal: NodeJS.Signals): void => {
+    if (sandboxPid) void sandboxPid.then((inner) => signalTree(signal, inner));
+    else signalTree(signal, undefined);
   };
 
   // Output: capped collection plus live updates (deltas), the live feed stops at the same cap.
@@ -269,6 +284,26 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
       ...sandboxNote,
     },
   };
+}
+
+/** The `child-pid` bwrap writes on its --info-fd; undefined when it ends without one (or after 5 s). */
+function readSandboxPid(stream: NodeJS.ReadableStream | undefined): Promise<number | undefined> {
+  if (!stream) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    let text = '';
+    const done = (v: number | undefined): void => {
+      clearTimeout(timer);
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(undefined), 5000);
+    stream.on('data', (d: Buffer | string) => {
+      text += d.toString();
+      const m = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (m) done(Number(m[1]));
+    });
+    stream.on('end', () => done(undefined));
+    stream.on('error', () => done(undefined));
+  });
 }
 
 /** 2000 → "2s", 500 → "0.5s". */

@@ -162,6 +162,16 @@ describe.runIf(hasBwrap)('exec under bubblewrap', () => {
     expect(await gone('987.0404')).toBe(true);
   });
 
+  it('a kill right after the start (bwrap still setting up) leaves nothing behind', async () => {
+    const table = new ProcessTable();
+    const tool = createExecTool({ sandbox: SANDBOX(), processes: table });
+    for (const n of [1, 2, 3]) {
+      await tool.execute({ command: `sleep 987.06${n}`, background: true }, ctx({ runId: 'run-d' }));
+      table.endRun('run-d');
+    }
+    for (const n of [1, 2, 3]) expect(await gone(`987.06${n}`)).toBe(true);
+  });
+
   it('ending the run kills its background commands', async () => {
     const table = new ProcessTable();
     const tool = createExecTool({ sandbox: SANDBOX(), processes: table });

@@ -13,6 +13,9 @@ describe('bwrap argv', () => {
         '--chdir /home/ann/proj --setenv TMPDIR /tmp -- /bin/bash -c ls',
     );
   });
+  it('--info-fd comes first when asked for (exec learns the sandbox pid from it)', () => {
+    expect(bwrapArgs(plan, ['sh'], 3).slice(0, 3)).toEqual(['--info-fd', '3', '--die-with-parent']);
+  });
   it('network off adds --unshare-net; a hidden folder inside the workspace stays hidden', () => {
     const args = bwrapArgs({ workspace: '/w', hide: ['/w/.agentdesk'], network: false }, ['sh']);
     expect(args).toContain('--unshare-net');

@@ -19,8 +19,10 @@ export interface SandboxPlan {
   network: boolean;
 }
 
-export function bwrapArgs(plan: SandboxPlan, argv: readonly string[]): string[] {
+/** `infoFd`: bwrap writes {"child-pid": N} there once the sandbox's first process exists (see exec.ts). */
+export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], infoFd?: number): string[] {
   const args = [
+    ...(infoFd !== undefined ? ['--info-fd', String(infoFd)] : []),
     '--die-with-parent',
     '--new-session',
     '--unshare-pid',

@@ -54,13 +54,16 @@ export function bwrapPath(): string {
 }
 
 /** The argv that runs `argv` inside the sandbox (or `argv` itself with 'none'). */
+/** File descriptor on which bubblewrap reports the sandbox's first process (the child's stdio[3]). */
+export const BWRAP_INFO_FD = 3;
+
 export function sandboxedArgv(kind: SandboxKind, settings: SandboxSettings, workspace: string, argv: readonly string[]): string[] {
   const plan: SandboxPlan = {
     workspace,
     hide: [homedir(), ...settings.hide, ...(existsSync('/run/user') ? ['/run/user'] : [])].filter((d) => d && existsSync(d)),
     network: settings.network,
   };
-  if (kind === 'bwrap') return [bwrapPath(), ...bwrapArgs(plan, argv)];
+  if (kind === 'bwrap') return [bwrapPath(), ...bwrapArgs(plan, argv, BWRAP_INFO_FD)];
   if (kind === 'seatbelt') return [SANDBOX_EXEC, ...seatbeltArgs(plan, argv)];
   return [...argv];
 }
