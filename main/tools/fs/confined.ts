@@ -40,7 +40,9 @@ export async function openForRead(ws: string, input: string): Promise<OpenedFile
     let handle: FileHandle;
     if (found.name === null) {
       // The target is a folder: a second descriptor of the verified one (the walk closes its own).
-      handle = await open(found.dirPath(), constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+      handle = await open(found.dirPath(), constants.O_RDONLY | (constants.O_DIRECTORY ?? 0)).catch((err: unknown) => {
+        throw new ToolError(`Cannot open "${input}": ${errText(err)}`);
+      });
     } else {
       handle = await open(found.childPath(found.name), constants.O_RDONLY | NOFOLLOW | NONBLOCK).catch((err: unknown) => {
         const code = errCode(err);
@@ -151,9 +153,11 @@ export async function removeFile(ws: string, input: string, tool: string): Promi
   try {
     if (found.name === null) throw new ToolError(`${tool}: "${found.rel}" is a directory; only files can be deleted`);
     const target = found.childPath(found.name);
-    const info = await lstat(target);
-    if (!info.isFile()) throw new ToolError(`${tool}: "${found.rel}" is not a regular file`);
-    await unlink(target);
+    const info = await lstat(target).catch(() => null);
+    if (!info?.isFile()) throw new ToolError(`${tool}: "${found.rel}" is not a regular file`);
+    await unlink(target).catch((err: unknown) => {
+      throw new ToolError(`${tool}: could not delete "${found.rel}": ${errText(err)}`);
+    });
   } finally {
     await found.close();
   }

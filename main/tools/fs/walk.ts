@@ -176,7 +176,10 @@ export async function locate(ws: string, input: string, opts: WalkOptions = {}):
       if (info?.isSymbolicLink()) {
         hops += 1;
         if (hops > MAX_SYMLINK_HOPS) throw new ToolError(`Path "${input}" has too many levels of symbolic links`);
-        const target = await readlink(pathOf(comp));
+        const target = await readlink(pathOf(comp)).catch((err: unknown) => {
+          // Swapped back to a folder or file between lstat and readlink (EINVAL), or removed (ENOENT).
+          throw new ToolError(`Path "${input}" changed while it was being opened (${errCode(err) ?? 'error'}); try again`);
+        });
         const here = path.join(ws, ...names);
         via = path.resolve(here, target);
         if (path.isAbsolute(target)) {
