@@ -166,7 +166,7 @@ describe.runIf(hasBwrap)('exec under bubblewrap', () => {
     const table = new ProcessTable();
     const tool = createExecTool({ sandbox: SANDBOX(), processes: table });
     for (const n of [1, 2, 3]) {
-      await tool.execute({ command: `sleep 987.06${n}`, background: true }, ctx({ runId: 'run-d' }));
+      await tool.execute({ command: `sleep 987.06${n}`, background: true }, ctx({ run: { runId: 'run-d', sessionKey: 's' } }));
       table.endRun('run-d');
     }
     for (const n of [1, 2, 3]) expect(await gone(`987.06${n}`)).toBe(true);
