@@ -5,7 +5,7 @@ import { contextFigure } from '../../renderer/src/lib/context.js';
 import { classifyDiff, diffForTool } from '../../renderer/src/lib/diff.js';
 import { formatTokens, formatUntil, toolSummary } from '../../renderer/src/lib/format.js';
 import { highlight } from '../../renderer/src/lib/highlight.js';
-import { costOf, formatCost, priceFor, setPriceOverrides } from '../../renderer/src/lib/prices.js';
+import { costOf, formatCost, priceFor } from '../../renderer/src/lib/prices.js';
 import type { Turn } from '../../renderer/src/store/types.js';
 
 const usage = (input: number, output: number, cacheRead = 0) => ({ input, output, cacheRead, cacheWrite: 0, total: input + output + cacheRead });
@@ -20,11 +20,9 @@ describe('prices', () => {
     if (cost === undefined) expect(got).toBeUndefined();
     else expect(got).toBeCloseTo(cost, 10);
   });
-  it('an override from settings wins over the default table', () => {
-    setPriceOverrides({ 'fake/claude-fake': { input: 1, output: 2 } });
-    expect(costOf(usage(1_000_000, 1_000_000), 'fake/claude-fake')).toBe(3);
-    expect(priceFor('anthropic/claude-sonnet-4-5')?.input).toBe(3);
-    setPriceOverrides({});
+  it('a full ref wins over a bare model id', () => {
+    expect(priceFor('demo/agent')).toEqual({ input: 0, output: 0 });
+    expect(priceFor('other/claude-haiku-4-5')?.input).toBe(1);
   });
   it.each([
     [0, '$0'],

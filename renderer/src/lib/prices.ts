@@ -1,7 +1,6 @@
 /**
  * Prices per million tokens (USD) for the models whose price is known, and the cost of a run's usage.
- * The table is a plain default: `setPriceOverrides` (settings) replaces or adds entries per model ref.
- * A model missing from the table has no cost shown — never a guessed one.
+ * Edit the table to add or correct a model. A model missing from it has no cost shown — never a guessed one.
  */
 import type { UsageDto } from '../../../preload/contract.js';
 
@@ -27,15 +26,9 @@ export const DEFAULT_PRICES: Record<string, Price> = {
   'demo/agent': { input: 0, output: 0 },
 };
 
-let overrides: Record<string, Price> = {};
-
-export function setPriceOverrides(next: Record<string, Price>): void {
-  overrides = { ...next };
-}
-
 export function priceFor(ref: string): Price | undefined {
   const id = ref.includes('/') ? ref.slice(ref.indexOf('/') + 1) : ref;
-  return overrides[ref] ?? overrides[id] ?? DEFAULT_PRICES[ref] ?? DEFAULT_PRICES[id];
+  return DEFAULT_PRICES[ref] ?? DEFAULT_PRICES[id];
 }
 
 /** Cost in USD, or undefined when the model's price is unknown. */
