@@ -267,6 +267,42 @@ describe('chat view in Chromium', () => {
     await page.close();
   });
 
+  it("the provider's overflow 400 shows a retry line and a compaction divider (tokens before → after)", async () => {
+    const { page, problems } = await openPage();
+    await ready(page);
+    // The model claims 200k tokens; the server takes 7 000: only the provider's 400 tells, and the run compacts.
+    fake.setContextWindow(7_000);
+    fake.setDefault({ text: 'Noted. '.repeat(400) });
+    const filler = (n: number) => `Turn ${n}. ${'the build needs a cache for the parser and a retry for the network. '.repeat(45)}`;
+    const divider = page.getByTestId('compaction-notice').filter({ hasText: '→' });
+    try {
+      // the list is virtualised (earlier messages leave the DOM): wait until the last message is this turn's finished reply
+      const lastReplyEnded = (turn: number) =>
+        page.evaluate((t) => {
+          const items = [...document.querySelectorAll('[data-testid="user-message"], [data-testid="assistant-message"]')];
+          const last = items.at(-1);
+          const user = items.findLast((e) => e.getAttribute('data-testid') === 'user-message');
+          return last?.getAttribute('data-testid') === 'assistant-message' && ['done', 'error'].includes(last.getAttribute('data-status')!) && !!user?.textContent?.startsWith(`Turn ${t}.`);
+        }, turn);
+      for (let turn = 0; turn < 6 && (await divider.count()) === 0; turn++) {
+        await send(page, filler(turn));
+        await expect.poll(() => lastReplyEnded(turn), { timeout: 20_000 }).toBe(true);
+      }
+    } finally {
+      fake.setContextWindow(null);
+      fake.setDefault({ text: 'Default answer.' }); // the fake's own default
+    }
+    await divider.first().waitFor();
+    expect(await divider.first().textContent()).toMatch(/Conversation compacted: [\d.]+k? → [\d.]+k? tokens/);
+    const run = page.getByTestId('assistant-message').filter({ has: divider });
+    expect(await run.getByTestId('retry-line').first().textContent()).toContain('context too long on fake:');
+    await divider.first().scrollIntoViewIfNeeded();
+    await shot(page, 'overflow-compaction');
+    expect(await page.locator('[data-testid="assistant-message"][data-status="error"]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
   it('while the server is down the composer waits; after it is back the message is sent exactly once', async () => {
     const { page } = await openPage();
     await ready(page);
