@@ -16,6 +16,9 @@ export default defineConfig({
           cli: resolve('main/cli.ts'), // headless command line, plain Node
           web: resolve('main/web.ts'), // gateway over loopback WebSocket + static renderer, plain Node
         },
+        // keytar is a native N-API module and an optional dependency: loaded from node_modules at run time (one
+        // build serves Node and Electron); when it is missing the app and the CLI say "no keychain" plainly.
+        external: ['keytar'],
       },
     },
   },

@@ -8,6 +8,8 @@ import { runAuthCommand } from './cli/auth-command.js';
 import { runSubagentsCommand } from './cli/subagents-command.js';
 import { runPluginsCommand } from './cli/plugins-command.js';
 import { EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, HELP, UsageError } from './cli/usage-error.js';
+import { describeFsError } from './cli/home-check.js';
+import { keychainFix } from './settings/keychain-help.js';
 import pkg from '../package.json';
 
 async function readStdin(): Promise<string> {
@@ -26,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
     cwd: process.cwd(),
   };
   try {
+    if ((command === 'agent' || command === 'auth') && (rest.includes('--help') || rest.includes('-h'))) {
+      io.out(`${HELP}\n`);
+      return EXIT_OK;
+    }
     if (command === 'agent') return await runAgentCommand(parseAgentArgs(rest), io);
     if (command === 'auth') return await runAuthCommand(parseAuthArgs(rest), { ...io, readStdin });
     if (command === 'subagents') return await runSubagentsCommand(parseSubagentsArgs(rest), io);
@@ -41,11 +47,20 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`unknown command "${command}" (try --help)`);
   } catch (err) {
     const e = err as Error;
-    if (e instanceof UsageError || e?.name === 'ConfigError') {
+    if (e instanceof UsageError || e?.name === 'ConfigError' || e?.name === 'SettingsError') {
       io.err(`agentdesk: ${e.message.split('\n')[0]}\n`);
       return EXIT_USAGE;
     }
-    io.err(`agentdesk: ${e?.message ?? String(err)}\n`);
+    const errno = (e as NodeJS.ErrnoException)?.code;
+    if (errno && /^E[A-Z]+$/.test(errno)) {
+      const path = (e as NodeJS.ErrnoException).path;
+      io.err(`agentdesk: ${describeFsError(e)}${path ? `: ${path}` : ''}\n`);
+      return EXIT_USAGE;
+    }
+    const line = String(e?.message ?? err).split('\n')[0]!;
+    // D5: no keychain → why and how to fix it, on the same line.
+    const fix = e?.name === 'KeychainUnavailableError' ? `${line.endsWith('.') ? '' : '.'} ${keychainFix(line)}` : '';
+    io.err(`agentdesk: ${line}${fix}\n`);
     return EXIT_RUN_FAILED;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { defaultHome } from './cli/home.js';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve, sep } from 'node:path';
@@ -14,6 +14,8 @@ import { parseArgs } from 'node:util';
 import { createAppGateway } from './gateway/create.js';
 import { hostAllowed, startWsTransport } from './gateway/ws-server.js';
 import { contentSecurityPolicy } from './shell/csp.js';
+import { openSettings, type SettingsStore } from './settings/store.js';
+import { prepareHome } from './cli/home-check.js';
 
 const HOST = '127.0.0.1';
 
@@ -33,7 +35,8 @@ const CONTENT_TYPES: Record<string, string> = {
 
 interface WebOptions {
   home: string;
-  workspace: string;
+  /** --workspace; unset: the folder chosen in Settings, else the current folder. */
+  workspace?: string;
   port: number;
 }
 
@@ -48,7 +51,7 @@ function parseWebArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string): WebO
   return {
     // Same data folder as the CLI and the app, so sessions are shared between them.
     home: resolve(values.home ?? defaultHome(env)),
-    workspace: resolve(values.workspace ?? cwd),
+    ...(values.workspace !== undefined ? { workspace: resolve(cwd, values.workspace) } : {}),
     port,
   };
 }
@@ -120,7 +123,18 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const rendererRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
-  const gateway = await createAppGateway({ home: opts.home, workspace: opts.workspace, env: process.env });
+  let settings: SettingsStore;
+  try {
+    opts.home = await prepareHome(opts.home, '--home');
+    settings = openSettings(opts.home);
+    settings.get();
+  } catch (err) {
+    process.stderr.write(`agentdesk web: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const chosen = settings.get().workspace;
+  const workspace = opts.workspace ?? (chosen && existsSync(chosen) ? chosen : process.cwd());
+  const gateway = await createAppGateway({ home: opts.home, workspace, env: process.env, settings });
   // AGENTDESK_WEB_TOKEN (64 hex digits) keeps the printed link valid across restarts; else a fresh random token.
   const fixed = process.env.AGENTDESK_WEB_TOKEN;
   const token = fixed && /^[0-9a-f]{64}$/.test(fixed) ? fixed : randomBytes(32).toString('hex');

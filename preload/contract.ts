@@ -72,6 +72,43 @@ export interface SessionSummary {
   model?: string;
   updatedAt: number;
   usage: UsageDto;
+  /** Thinking level chosen for this session (unset: the default). */
+  thinking?: ThinkingLevel;
+  createdAt?: number;
+}
+
+/** D3: a session matched by `sessions.search` (title or transcript text, case-insensitive). */
+export interface SessionSearchHit {
+  sessionKey: string;
+  title: string;
+  /** Where it matched: the title, or a short excerpt of the message (user, assistant, tool call or tool result). */
+  where: 'title' | 'content';
+  snippet: string;
+}
+
+/** The run of a session that is streaming now, with every event so far (a reloaded window replays them). */
+export interface ActiveRunSnapshot {
+  runId: string;
+  /** The user message that started the run (not part of `history` while the run is active). */
+  message: string;
+  acceptedAt: number;
+  events: AgentEvent[];
+}
+
+/** `sessions.open`: stored history up to the active run, then the active run as a replay. */
+export interface SessionOpened {
+  session: SessionSummary | null;
+  /** The latest entries (all of them unless `limit` was given); starts at a user message when cut. */
+  history: HistoryEntry[];
+  /** Older entries left out by `limit` (0: the history is complete). */
+  omitted: number;
+  active: ActiveRunSnapshot | null;
+}
+
+export interface SessionExport {
+  filename: string;
+  mime: string;
+  content: string;
 }
 
 /** One displayable transcript entry. */
@@ -85,6 +122,9 @@ export type HistoryEntry =
       stopReason: string;
       errorMessage?: string;
       timestamp: number;
+      /** "provider/model" that wrote this message, and whether it was the offline demo model. */
+      model?: string;
+      demo?: boolean;
     }
   | { role: 'toolResult'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number }
   /** E10: the context was compacted here; earlier entries are summarised for the model (a divider in the UI). */
@@ -161,6 +201,64 @@ export interface SubagentDto {
   steers: number;
 }
 
+/** D4: a key profile added in Settings (metadata only; the key itself never leaves main). */
+export interface KeyProfileView {
+  id: string; // "provider:label"
+  provider: string;
+  label: string;
+  storage: 'keychain' | 'encrypted';
+  addedAt: number;
+  /** First six and last four characters, when the key is readable. */
+  masked?: string;
+}
+
+/** D4: the outcome of "test key" (one minimal real request), classified like a run's errors. */
+export type AuthTestResult =
+  | { ok: true; model: string; latencyMs: number }
+  | { ok: false; reason: FailoverReasonDto; message: string; latencyMs: number };
+
+export type ApprovalMode = 'ask' | 'auto' | 'deny';
+
+export interface SettingsDefaultsDto {
+  model?: string;
+  thinking?: ThinkingLevel;
+  queueMode?: QueueMode;
+  approval?: ApprovalMode;
+  sandbox?: boolean;
+  timeoutSeconds?: number;
+}
+
+export interface EndpointDto {
+  api: 'anthropic' | 'openai-chat' | 'openai-responses';
+  baseUrl: string;
+  models: { id: string; contextWindow?: number; maxTokens?: number; reasoning?: boolean }[];
+}
+
+/** D4/D5: what the Settings view shows (never a key). */
+export interface SettingsView {
+  defaults: SettingsDefaultsDto;
+  workspace: string;
+  recentWorkspaces: string[];
+  /** Endpoints added in Settings (OpenAI-compatible servers and the like), by provider name. */
+  providers: Record<string, EndpointDto>;
+  onboarded: boolean;
+  keychain: { available: boolean; reason?: string; fix?: string };
+  /** The app's encrypted fallback (Electron safeStorage): offered only in the desktop app. */
+  encryptedFallback: { supported: boolean; allowed: boolean };
+  /** Where the settings file lives. */
+  file: string;
+  /** Folder picking: 'dialog' in the desktop app, else a validated path field. */
+  folderPicker: 'dialog' | 'path';
+}
+
+export interface SettingsPatch {
+  defaults?: SettingsDefaultsDto;
+  onboarded?: boolean;
+  allowEncryptedFallback?: boolean;
+  /** Add or replace (value) or remove (null) an endpoint. */
+  providers?: Record<string, EndpointDto | null>;
+}
+
 /** Request name → [params, result]. */
 export interface Methods {
   agent: [AgentParams, AgentAccepted];
@@ -171,6 +269,27 @@ export interface Methods {
   'sessions.history': [{ sessionKey: string }, HistoryEntry[]];
   /** E10: compacts the session now (a run: compaction events, then agent.wait / agent.result as for `agent`). */
   'sessions.compact': [{ sessionKey: string }, AgentAccepted];
+  'sessions.open': [{ sessionKey: string; limit?: number }, SessionOpened];
+  'sessions.create': [{ model?: string; thinking?: ThinkingLevel }, SessionSummary];
+  'sessions.update': [{ sessionKey: string; title?: string; model?: string; thinking?: ThinkingLevel | null }, SessionSummary];
+  /** Removes the session from the list; `sessions.restore` brings it back within the undo window (default 30 s). */
+  'sessions.delete': [{ sessionKey: string }, { deleted: boolean; undoUntil?: number }];
+  'sessions.restore': [{ sessionKey: string }, SessionSummary];
+  /** /reset: the key starts over with an empty transcript (the old one is kept on disk). */
+  'sessions.reset': [{ sessionKey: string }, SessionSummary];
+  'sessions.search': [{ query: string }, SessionSearchHit[]];
+  'sessions.export': [{ sessionKey: string; format: 'markdown' | 'json' }, SessionExport];
+  'auth.profiles': [Record<string, never>, KeyProfileView[]];
+  'auth.add': [{ provider: string; label: string; key: string; storage?: 'keychain' | 'encrypted' }, KeyProfileView];
+  'auth.remove': [{ id: string }, { removed: boolean }];
+  'auth.reorder': [{ provider: string; ids: string[] }, KeyProfileView[]];
+  'auth.test': [{ id: string }, AuthTestResult];
+  'settings.get': [Record<string, never>, SettingsView];
+  'settings.update': [SettingsPatch, SettingsView];
+  /** Browser mode: a typed path; the desktop app: `dialog: true` opens the native folder picker. */
+  'settings.setWorkspace': [{ path?: string; dialog?: boolean }, SettingsView];
+  /** The model list an endpoint offers (GET {baseUrl}/models), for the Settings form. */
+  'providers.fetchModels': [{ api: EndpointDto['api']; baseUrl: string; provider?: string }, { ids: string[] }];
   'models.list': [Record<string, never>, ModelInfo[]];
   'app.info': [Record<string, never>, AppInfo];
   /** E6: every auth profile with its state (ok / cooling until / disabled / missing); never a key. */
@@ -324,16 +443,22 @@ export interface AgentEvent {
   ts: number;
 }
 
+/** Commands of the desktop app's menu, forwarded to the window (the web UI has keyboard shortcuts instead). */
+export type MenuCommand = 'new-chat' | 'settings' | 'open-folder';
+
 /** What preload exposes as `window.agentdesk`. */
 export interface AgentDeskApi {
   request<M extends MethodName>(method: M, params: Methods[M][0]): Promise<Methods[M][1]>;
   /** Subscribe to all run events; returns an unsubscribe function. */
   onEvent(listener: (event: AgentEvent) => void): () => void;
+  /** Desktop app only: menu commands (File › New Chat, Settings…, Open Folder…). */
+  onMenu?(listener: (command: MenuCommand) => void): () => void;
 }
 
 /** IPC channel names (Electron). */
 export const IPC_REQUEST = 'agentdesk:request';
 export const IPC_EVENT = 'agentdesk:event';
+export const IPC_MENU = 'agentdesk:menu';
 
 /** What main returns for IPC_REQUEST (preload turns `ok: false` into a rejected promise). */
 export type IpcEnvelope = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } };

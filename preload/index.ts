@@ -5,10 +5,12 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
   IPC_EVENT,
+  IPC_MENU,
   IPC_REQUEST,
   type AgentDeskApi,
   type AgentEvent,
   type IpcEnvelope,
+  type MenuCommand,
   type MethodName,
   type Methods,
 } from './contract.js';
@@ -25,6 +27,11 @@ ipcRenderer.on(IPC_EVENT, (_ipcEvent: IpcRendererEvent, event: AgentEvent) => {
   }
 });
 
+const menuListeners = new Set<(command: MenuCommand) => void>();
+ipcRenderer.on(IPC_MENU, (_ipcEvent: IpcRendererEvent, command: MenuCommand) => {
+  for (const listener of menuListeners) listener(command);
+});
+
 const api: AgentDeskApi = {
   request<M extends MethodName>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
     // Main answers with an envelope so the gateway's message survives (a thrown error would be rewrapped by Electron).
@@ -38,6 +45,13 @@ const api: AgentDeskApi = {
     listeners.add(listener);
     return () => {
       listeners.delete(listener);
+    };
+  },
+  onMenu(listener: (command: MenuCommand) => void): () => void {
+    if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+    menuListeners.add(listener);
+    return () => {
+      menuListeners.delete(listener);
     };
   },
 };

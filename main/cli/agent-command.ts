@@ -2,15 +2,19 @@
  * `agentdesk agent`: one run through the same gateway the app uses. `--json` prints every event as one JSON line
  * and then exactly one result line; otherwise the reply streams to stdout and progress goes to stderr.
  */
-import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AgentEvent, ApprovalData, RetryData, RunResult } from '../../preload/contract.js';
 import { createCliApprover, terminalPromptIo, type PromptIo } from './approve.js';
 import { createAppGateway } from '../gateway/create.js';
 import { loadConfig } from '../engine/config/load.js';
+import type { AppConfig } from '../engine/config/schema.js';
+import { openSettings, type SettingsStore } from '../settings/store.js';
+import { applySettings } from '../settings/effective.js';
 import { resolveModel, defaultModelRef } from '../engine/models.js';
 import type { AgentArgs } from './args.js';
-import { defaultHome } from './home.js';
+import { homeFrom } from './home.js';
+import { prepareHome } from './home-check.js';
+import { newSessionKey } from '../sessions/new-key.js';
 import { EXIT_OK, EXIT_RUN_FAILED, UsageError } from './usage-error.js';
 
 export interface Io {
@@ -23,19 +27,30 @@ export interface Io {
 }
 
 export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> {
-  const home = resolve(io.cwd, args.home ?? defaultHome(io.env));
-  await mkdir(home, { recursive: true });
-  const config = await loadConfig(home).catch((err: Error) => {
+  const { home: homeArg, label } = homeFrom(args.home, io.env);
+  const home = await prepareHome(resolve(io.cwd, homeArg), label);
+  const fileConfig = await loadConfig(home).catch((err: Error) => {
     throw new UsageError(err.message);
   });
-  const ref = args.model ?? defaultModelRef(config, io.env);
+  // settings.json (the app's Settings) over config.json; flags over both.
+  let settings: SettingsStore;
+  let config: AppConfig;
   try {
-    resolveModel(config, ref);
+    settings = openSettings(home);
+    config = applySettings(fileConfig, settings.get());
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const workspace = resolve(io.cwd, args.workspace ?? config.agent.workspace ?? io.cwd);
-  const gateway = await createAppGateway({ home, workspace, env: io.env, config, approvalMode: args.approve }).catch((err: Error) => {
+  try {
+    resolveModel(config, args.model ?? defaultModelRef(config, io.env));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  // Without --session every run starts its own session (named on stderr, so it can be continued).
+  const sessionKey = args.session ?? newSessionKey('cli');
+  // The CLI works where it is started (or --workspace, or config.json's agent.workspace) — not in the app's folder.
+  const workspace = resolve(io.cwd, args.workspace ?? fileConfig.agent.workspace ?? io.cwd);
+  const gateway = await createAppGateway({ home, workspace, env: io.env, config: fileConfig, settings, approvalMode: args.approve }).catch((err: Error) => {
     throw new UsageError(err.message);
   });
 
@@ -54,12 +69,16 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
   try {
     const accepted = await gateway.request('agent', {
       message: args.message,
-      model: ref,
-      ...(args.session ? { sessionKey: args.session } : {}),
+      sessionKey,
+      // Unset: the session's remembered model, else the default.
+      ...(args.model ? { model: args.model } : {}),
       ...(args.thinking ? { thinking: args.thinking } : {}),
       ...(args.timeoutSeconds ? { timeoutSeconds: args.timeoutSeconds } : {}),
     });
     runId = accepted.runId;
+    // Which session this run used. With --json, stderr stays quiet unless the key is new (the caller cannot know it).
+    if (!args.session) io.err(`agentdesk: session ${accepted.sessionKey} (new; continue it with --session ${accepted.sessionKey})\n`);
+    else if (!args.json) io.err(`agentdesk: session ${accepted.sessionKey}\n`);
     for (const event of early) if (event.runId === runId) printer.event(event);
     early.length = 0;
     const runTimeoutMs = (args.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000;

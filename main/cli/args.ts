@@ -18,9 +18,33 @@ export interface AgentArgs {
 
 const THINKING: readonly string[] = ['off', 'minimal', 'low', 'medium', 'high'];
 
+/** Longest accepted --timeout: one week (the gateway's limit). */
+export const MAX_TIMEOUT_SECONDS = 7 * 24 * 3600;
+const SESSION_KEY_MAX = 200;
+
+/**
+ * `--timeout -1`: node's parser calls a value starting with "-" ambiguous. A negative number after an option that
+ * takes a value is joined to it (`--timeout=-1`) so the option's own check can name the problem.
+ */
+function joinNegativeValues(args: string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    const next = args[i + 1];
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d|^-\.\d|^-Infinity$/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
 function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>, allowPositionals = false) {
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals });
+    return parseArgs({ args: joinNegativeValues(args, options), options, strict: true, allowPositionals });
   } catch (err) {
     // node's messages are long ("Unknown option '--x'. To specify a positional argument…"): keep the first sentence.
     throw new UsageError((err as Error).message.split('. ')[0]!.replace(/\.$/, ''));
@@ -54,8 +78,11 @@ export function parseAgentArgs(args: string[]): AgentArgs {
   let timeoutSeconds: number | undefined;
   if (v.timeout !== undefined) {
     timeoutSeconds = Number(v.timeout);
-    if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+    if (String(v.timeout).trim() === '' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
       throw new UsageError(`--timeout must be a positive number of seconds (got "${String(v.timeout)}")`);
+    }
+    if (timeoutSeconds > MAX_TIMEOUT_SECONDS) {
+      throw new UsageError(`--timeout is too long: at most ${MAX_TIMEOUT_SECONDS} seconds (one week), got "${String(v.timeout)}"`);
     }
   }
   const model = v.model as string | undefined;
@@ -64,6 +91,11 @@ export function parseAgentArgs(args: string[]): AgentArgs {
   }
   const session = v.session as string | undefined;
   if (session !== undefined && !session.trim()) throw new UsageError('--session must not be empty');
+  if (session !== undefined && session.length > SESSION_KEY_MAX) {
+    throw new UsageError(`--session is too long: at most ${SESSION_KEY_MAX} characters, got ${session.length}`);
+  }
+  // eslint-disable-next-line no-control-regex
+  if (session !== undefined && /[\u0000-\u001f\u007f]/.test(session)) throw new UsageError('--session must not contain control characters');
   for (const flag of ['home', 'workspace'] as const) {
     if (v[flag] !== undefined && !(v[flag] as string).trim()) throw new UsageError(`--${flag} must not be empty`);
   }

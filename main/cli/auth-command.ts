@@ -8,7 +8,9 @@ import { AuthPool } from '../auth/pool.js';
 import { AUTH_STATE_FILE, AuthStateStore } from '../auth/state-store.js';
 import type { ProfileStatus } from '../../preload/contract.js';
 import type { AuthArgs } from './args.js';
-import { defaultHome } from './home.js';
+import { homeFrom } from './home.js';
+import { prepareHome } from './home-check.js';
+import { keychainFix } from '../settings/keychain-help.js';
 import type { Io } from './agent-command.js';
 import { EXIT_OK, EXIT_RUN_FAILED, UsageError } from './usage-error.js';
 
@@ -17,7 +19,8 @@ export async function runAuthCommand(
   io: Io & { readStdin: () => Promise<string> },
   open: () => Promise<SecretStore> = openKeychain,
 ): Promise<number> {
-  const home = resolve(io.cwd, args.home ?? defaultHome(io.env));
+  const { home: homeArg, label } = homeFrom(args.home, io.env);
+  const home = await prepareHome(resolve(io.cwd, homeArg), label);
   const config = await loadConfig(home).catch((err: Error) => {
     throw new UsageError(err.message);
   });
@@ -54,7 +57,9 @@ export async function runAuthCommand(
   try {
     keychainIds = (await (await open()).list()).sort();
   } catch (err) {
-    io.err(`agentdesk: ${(err as Error).message}\n`);
+    // D5: say plainly that there is no keychain, why, and how to fix it (env profiles still work).
+    const message = (err as Error).message;
+    io.err(`agentdesk: ${message}. ${keychainFix(message)}\n`);
   }
   const pool = new AuthPool({ config, env: io.env, openSecrets: open, state: new AuthStateStore(join(home, AUTH_STATE_FILE)), now: Date.now });
   const statuses = await pool.status();

@@ -9,3 +9,10 @@ export function defaultHome(env: NodeJS.ProcessEnv = process.env, platform = pro
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir, 'AppData', 'Roaming'), 'AgentDesk');
   return join(env.XDG_CONFIG_HOME ?? join(homedir, '.config'), 'AgentDesk');
 }
+
+/** The data folder and where it came from (for messages naming the problem). */
+export function homeFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): { home: string; label: string } {
+  if (flag !== undefined) return { home: flag, label: '--home' };
+  if (env.AGENTDESK_HOME) return { home: env.AGENTDESK_HOME, label: 'AGENTDESK_HOME' };
+  return { home: defaultHome(env), label: 'data folder' };
+}

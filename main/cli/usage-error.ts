@@ -21,4 +21,17 @@ export const HELP = `Usage:
   agentdesk subagents steer ID --message TEXT
   agentdesk plugins list                            (plugins in <home>/plugins: enabled or not, hooks, errors)
 
+agent options:
+  -m, --message TEXT       what to ask (required)
+  --session KEY            continue the session KEY (created if new; at most 200 characters). Without it every
+                           run starts a new session "cli-<date>-<time>-<id>"; its key is printed on stderr.
+  --home DIR               data folder: config.json, settings.json, sessions, state (or AGENTDESK_HOME)
+  --workspace DIR          the folder the agent works in (default: the current folder)
+  --model PROVIDER/MODEL   e.g. anthropic/claude-sonnet-4-5, demo/agent (default: the session's model, else settings)
+  --thinking LEVEL         off, minimal, low, medium or high
+  --timeout SECONDS        run timeout, at most 604800 (default 600)
+  --json                   one JSON event per line on stdout, then one result line
+
+Exit status: 0 ok, 1 the run ended in error or timeout, 2 bad usage, bad config or a bad folder.
+
 Try it without any key:  agentdesk agent --model demo/agent --message "What is in this folder?"`;

@@ -53,6 +53,14 @@ import { approvalMethods } from './methods/approvals.js';
 import { ApprovalBroker } from '../tools/approvals/broker.js';
 import { execSandboxStatus } from '../tools/exec.js';
 import type { ApprovalMode } from '../engine/config/schema.js';
+import { profilesFor } from '../auth/profiles.js';
+import { ActiveRuns } from './methods/active-runs.js';
+import { createSessionMethods, toSummary } from './methods/sessions.js';
+import { createSettingsMethods } from './methods/settings.js';
+import { createAuthKeyMethods } from './methods/auth-keys.js';
+import { openSettings, type SettingsStore } from '../settings/store.js';
+import { applySettings } from '../settings/effective.js';
+import { listEndpointModels } from '../providers/list-models.js';
 
 export interface AppGateway extends GatewayApi {
   readonly config: AppConfig;
@@ -80,6 +88,12 @@ export interface GatewayOptions {
   random?: () => number;
   /** Context-overflow recovery (compaction) for the outer loop. */
   recoverOverflow?: RecoverOverflow;
+  /** settings.json (default: conf on `home`); the desktop app passes its electron-store-backed one. */
+  settings?: SettingsStore;
+  /** The desktop app's native folder dialog (undefined when cancelled). */
+  pickFolder?: () => Promise<string | undefined>;
+  /** The desktop app's encrypted key store (Electron safeStorage), used only when the person chose it. */
+  openFallbackSecrets?: () => Promise<SecretStore>;
 }
 
 /** Idle watchdog per provider: configured timeoutSeconds, else 120 s for cloud APIs and 300 s for self-hosted ones. */
@@ -93,8 +107,12 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now;
   const timers = opts.timers ?? nodeTimers;
-  const config = opts.config ?? (await loadConfig(opts.home));
-  const workspace = await realWorkspace(opts.workspace);
+  const settings = opts.settings ?? openSettings(opts.home);
+  const fileConfig = opts.config ?? (await loadConfig(opts.home));
+  // One object for the gateway's lifetime: a settings change updates it in place, so every holder (the auth pool,
+  // model lists) sees the new values for the NEXT run; running work keeps what it started with.
+  const config: AppConfig = applySettings(fileConfig, settings.get());
+  let workspace = await realWorkspace(opts.workspace);
   const store = new SessionStore(join(opts.home, 'sessions'));
   // E19: one hook runner for the app's own handlers and every enabled plugin (<home>/plugins, off until enabled).
   const hooks = new HookRunner({ timers });
@@ -118,22 +136,84 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const idempotency = new IdempotencyCache<AgentAccepted>(now);
   const demoStream = createDemoStream(opts.demoChunkDelayMs === undefined ? undefined : { chunkDelayMs: opts.demoChunkDelayMs });
   let secrets: Promise<SecretStore> | undefined;
-  const openSecrets = () => (secrets ??= (opts.openSecrets ?? openKeychain)().catch((err) => {
+  const openKeychainOrFallback = async (): Promise<SecretStore> => {
+    try {
+      return await (opts.openSecrets ?? openKeychain)();
+    } catch (err) {
+      // D5: never clear text; the app's encrypted store only when the person explicitly chose it.
+      if (opts.openFallbackSecrets && settings.get().allowEncryptedFallback) return opts.openFallbackSecrets();
+      throw err;
+    }
+  };
+  const openSecrets = () => (secrets ??= openKeychainOrFallback().catch((err) => {
     secrets = undefined; // try again next time (the user may have unlocked the keychain)
     throw err;
   }));
   let closed = false;
   const auth = new AuthPool({ config, env, openSecrets, state: new AuthStateStore(join(opts.home, AUTH_STATE_FILE)), now });
-  const fallbacks = config.agent.model.fallbacks.flatMap((ref) => {
+  const resolveFallbacks = () =>
+    config.agent.model.fallbacks.flatMap((ref) => {
+      try {
+        return [resolveModel(config, ref)];
+      } catch {
+        return []; // load.ts already rejects unknown fallback refs
+      }
+    });
+  let fallbacks = resolveFallbacks();
+  /** Settings changed: recompute the config in place (throws, changing nothing, when the result is invalid). */
+  const reconfigure = (): void => {
+    const next = applySettings(fileConfig, settings.get());
+    for (const key of Object.keys(config) as (keyof AppConfig)[]) delete config[key];
+    Object.assign(config, next);
+    fallbacks = resolveFallbacks();
+  };
+  const active = new ActiveRuns();
+  hub.on(active.onEvent);
+  const sessions = createSessionMethods({ store, runs, active, now, timers, checkModel: (ref) => void resolveModel(config, ref) });
+  await sessions.purgeLeftovers();
+
+  const tryResolve = (ref: string): boolean => {
     try {
-      return [resolveModel(config, ref)];
+      resolveModel(config, ref);
+      return true;
     } catch {
-      return []; // load.ts already rejects unknown fallback refs
+      return false;
     }
-  });
+  };
 
   const streamFor = (model: ModelDef): StreamFn => (model.api === 'demo' ? demoStream : streamFnFor(model.api));
   const recoverOverflow = createRecoverOverflow({ store, tools, workspace, now, streamFnFor: streamFor, idleTimeoutMs: (m) => idleTimeoutFor(config, m) });
+  /** A key of `provider` (env or keychain), for listing an endpoint's models; none is fine for local servers. */
+  const firstKey = async (provider: string): Promise<string | undefined> => {
+    const ids = await openSecrets().then((x) => x.list(), () => [] as string[]);
+    for (const profile of profilesFor(config, provider, env, ids)) {
+      const key = await auth.key(profile).catch(() => null);
+      if (key) return key;
+    }
+    return undefined;
+  };
+  const settingsMethods = createSettingsMethods({
+    settings,
+    workspace: () => workspace,
+    reconfigure: () => {
+      reconfigure();
+      const chosen = settings.get().workspace;
+      if (chosen) workspace = chosen; // validated and resolved by settings.setWorkspace
+    },
+    openSecrets,
+    ...(opts.pickFolder ? { pickFolder: opts.pickFolder } : {}),
+    encryptedFallbackSupported: opts.openFallbackSecrets !== undefined,
+    fetchModels: async (api, baseUrl, provider) => listEndpointModels(api, baseUrl, provider ? await firstKey(provider) : undefined),
+  });
+  const authKeyMethods = createAuthKeyMethods({
+    settings,
+    config: () => config,
+    reconfigure,
+    openSecrets,
+    ...(opts.openFallbackSecrets ? { openFallback: opts.openFallbackSecrets } : {}),
+    streamFor,
+    now,
+  });
 
   interface RunOptions {
     model: ModelDef;
@@ -217,28 +297,35 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   /** Resolves the model and session, then hands the message to the dispatcher (queue modes, lanes). */
   async function accept(p: AcceptRequest): Promise<RunRecord> {
     if (closed) throw new GatewayError('internal', 'The gateway is shutting down.');
-    const ref = p.model ?? defaultModelRef(config, env);
-    let model: ModelDef;
-    try {
-      model = resolveModel(config, ref);
-    } catch (err) {
-      throw new GatewayError('bad_request', (err as Error).message);
-    }
+    const resolveOrRefuse = (ref: string): ModelDef => {
+      try {
+        return resolveModel(config, ref);
+      } catch (err) {
+        throw new GatewayError('bad_request', (err as Error).message);
+      }
+    };
+    if (p.model) resolveOrRefuse(p.model); // refuse before a session is created
     // E9: with the sandbox on, a cwd override is a hard error.
     const runWs = await runWorkspace({ workspace, sandbox: config.agent.sandbox, ...(p.cwd ? { cwd: p.cwd } : {}) }).catch((err: Error) => {
       throw new GatewayError('bad_request', err.message);
     });
+    const fallbackRef = p.model ?? defaultModelRef(config, env);
     const existed = await store.get(p.sessionKey);
-    const session = await store.resolve(p.sessionKey, { model: ref, ...(p.parent ? { parentSessionKey: p.parent.sessionKey } : {}) });
+    let session = await store.resolve(p.sessionKey, { model: fallbackRef, ...(p.parent ? { parentSessionKey: p.parent.sessionKey } : {}) });
     if (!existed) void hooks.fire('session_start', { sessionKey: p.sessionKey, sessionId: session.sessionId }, { sessionKey: p.sessionKey, sessionId: session.sessionId });
+    // A session remembers its model and thinking level: used when the request names none (and still known).
+    const ref = p.model ?? (session.model && tryResolve(session.model) ? session.model : fallbackRef);
+    const model = resolveOrRefuse(ref);
+    if (p.thinking && session.thinking !== p.thinking) session = await store.update(p.sessionKey, { thinking: p.thinking });
     const runId = randomUUID();
     runOptions.set(runId, {
       workspace: runWs,
       model,
-      thinking: p.thinking ?? config.agent.thinking,
+      thinking: p.thinking ?? session.thinking ?? config.agent.thinking,
       timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
       tools: p.lane === 'subagent' ? tools : parentTools,
     });
+    active.track({ runId, sessionKey: p.sessionKey, acceptedAt: now() }, p.message);
     const record = dispatcher.submit({
       runId,
       sessionKey: p.sessionKey,
@@ -251,7 +338,10 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       ...(p.lane ? { lane: p.lane } : {}),
       ...(p.parent ? { parent: p.parent } : {}),
     });
-    void record.done.finally(() => runOptions.delete(runId));
+    void record.done.finally(() => {
+      runOptions.delete(runId);
+      active.forget(runId);
+    });
     return record;
   }
 
@@ -296,14 +386,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     },
     async 'sessions.list'(raw) {
       parseParams('sessions.list', raw);
-      return (await store.list()).map((s) => ({
-        sessionKey: s.sessionKey,
-        sessionId: s.sessionId,
-        title: s.title,
-        ...(s.model ? { model: s.model } : {}),
-        updatedAt: s.updatedAt,
-        usage: s.usage,
-      }));
+      return (await store.list()).map(toSummary);
     },
     async 'sessions.history'(raw) {
       const p = parseParams('sessions.history', raw);
@@ -318,6 +401,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       if (!session) throw new GatewayError('not_found', `No session with key ${p.sessionKey}.`);
       return toAccepted(await accept({ message: '/compact', sessionKey: p.sessionKey, ...(session.model ? { model: session.model } : {}) }));
     },
+    ...sessions.methods,
     async 'models.list'(raw) {
       parseParams('models.list', raw);
       const keyed = new Map<string, Promise<boolean>>(); // one look-up per provider (env, then the keychain)
@@ -350,13 +434,19 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     },
     ...authMethods(auth),
     ...approvalMethods(approvals),
+    ...settingsMethods,
+    ...authKeyMethods,
   };
 
   hub.on((event) => fireCompactionHooks(hooks, event));
   void hooks.fire('gateway_start', { workspace }, { workspace });
   return {
-    config,
-    workspace,
+    get config() {
+      return config;
+    },
+    get workspace() {
+      return workspace;
+    },
     async request<M extends MethodName>(method: M, params: unknown): Promise<Methods[M][1]> {
       const handler = Object.hasOwn(handlers, method) ? (handlers[method] as (p: unknown) => Promise<Methods[M][1]>) : undefined;
       if (!handler) throw new GatewayError('unknown_method', `Unknown method "${String(method)}".`);
@@ -376,6 +466,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       for (const run of runs.active()) runs.abort(run.runId, new Error('The app is closing.'));
       await Promise.allSettled(runs.active().map((r) => r.done));
       await control.close();
+      await sessions.close();
     },
   };
 }

@@ -65,5 +65,7 @@ function toEntry(m: Message): HistoryEntry {
     stopReason: m.stopReason,
     ...(m.errorMessage ? { errorMessage: storedErrorLine(m.api, m.stopReason, m.errorMessage) } : {}),
     timestamp: m.timestamp,
+    model: `${m.provider}/${m.model}`,
+    ...(m.api === 'demo' || m.provider === 'demo' ? { demo: true } : {}),
   };
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { GatewayError } from './types.js';
 
-const thinking = z.enum(['off', 'minimal', 'low', 'medium', 'high']);
+export const thinking = z.enum(['off', 'minimal', 'low', 'medium', 'high']);
 export const sessionKey = z
   .string()
   .trim()
@@ -55,4 +55,16 @@ export function parseWith<S extends z.ZodType>(schema: S, method: string, params
     throw new GatewayError('bad_request', `${method}: ${where}${issue?.message ?? 'invalid parameters'}`);
   }
   return result.data as z.infer<S>;
+}
+
+/** Binds handlers to their zod schemas: each method validates its raw params, then runs. */
+export function validatedMethods<S extends Record<string, z.ZodType>, R extends { [K in keyof S]: unknown }>(
+  schemas: S,
+  handlers: { [K in keyof S]: (p: z.infer<S[K]>) => Promise<R[K]> },
+): { [K in keyof S]: (raw: unknown) => Promise<R[K]> } {
+  const out = {} as { [K in keyof S]: (raw: unknown) => Promise<R[K]> };
+  for (const name of Object.keys(schemas) as (keyof S & string)[]) {
+    out[name] = (raw) => handlers[name](parseWith(schemas[name]!, name, raw));
+  }
+  return out;
 }

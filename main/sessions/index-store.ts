@@ -28,6 +28,8 @@ export interface SessionEntry {
   model?: string;
   /** A subagent's session: the session key of the run that spawned it (E20). */
   parentSessionKey?: string;
+  /** Thinking level chosen for this session; unset = the configured default. */
+  thinking?: 'off' | 'minimal' | 'low' | 'medium' | 'high';
   createdAt: number;
   updatedAt: number;
   usage: Usage;
@@ -43,6 +45,7 @@ const entrySchema = z.object({
   title: z.string(),
   model: z.string().optional(),
   parentSessionKey: z.string().optional(),
+  thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
   createdAt: finite,
   updatedAt: finite,
   usage: z.object({ input: finite, output: finite, cacheRead: finite, cacheWrite: finite, total: finite }),
@@ -202,8 +205,13 @@ export class IndexStore {
     for (const [key, raw] of Object.entries(top.data.sessions)) {
       const e = entrySchema.safeParse(raw);
       if (!e.success || e.data.sessionKey !== key) return { ok: false, reason: `bad entry for session "${key}"` };
-      const { model, parentSessionKey, ...rest } = e.data;
-      entries.set(key, { ...rest, ...(model !== undefined ? { model } : {}), ...(parentSessionKey !== undefined ? { parentSessionKey } : {}) });
+      const { model, parentSessionKey, thinking, ...rest } = e.data;
+      entries.set(key, {
+        ...rest,
+        ...(model !== undefined ? { model } : {}),
+        ...(parentSessionKey !== undefined ? { parentSessionKey } : {}),
+        ...(thinking !== undefined ? { thinking } : {}),
+      });
     }
     return { ok: true, entries };
   }

@@ -68,6 +68,8 @@ export interface TranscriptWriter {
 export interface SessionPatch {
   title?: string;
   model?: string;
+  /** null clears the session's own choice (back to the default). */
+  thinking?: SessionEntry['thinking'] | null;
   addUsage?: Usage;
 }
 
@@ -154,6 +156,8 @@ export class SessionStore {
       if (!e) throw new SessionNotFoundError(`No session with key ${JSON.stringify(sessionKey)}`);
       if (patch.title !== undefined) e.title = normalizeTitle(patch.title, USER_TITLE_MAX);
       if (patch.model !== undefined) e.model = patch.model;
+      if (patch.thinking === null) delete e.thinking;
+      else if (patch.thinking !== undefined) e.thinking = patch.thinking;
       if (patch.addUsage) e.usage = addUsage(e.usage, patch.addUsage);
       e.updatedAt = this.now();
       return { ...e, usage: { ...e.usage } };
@@ -197,6 +201,7 @@ export class SessionStore {
         sessionId: this.newId(),
         title: '',
         ...(old?.model !== undefined ? { model: old.model } : {}),
+        ...(old?.thinking !== undefined ? { thinking: old.thinking } : {}),
         createdAt: t,
         updatedAt: t,
         usage: emptyUsage(),

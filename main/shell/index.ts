@@ -1,15 +1,23 @@
 /**
- * Electron entry (out/main/index.js): app lifecycle only. The gateway is plain Node; this wires it to one window.
+ * Electron entry (out/main/index.js): app lifecycle only. The gateway is plain Node; this wires it to one window,
+ * with settings in electron-store (the same settings.json, schema and migrations the CLI reads through conf), the
+ * native folder dialog and the encrypted key fallback. Changing the folder never rebuilds the gateway: running work
+ * continues and new runs use the new folder.
  * AGENTDESK_HOME / AGENTDESK_WORKSPACE override the data folder and the workspace (used by the e2e tests).
  */
 import { app, dialog, type BrowserWindow } from 'electron';
-import { resolve } from 'node:path';
+import ElectronStore from 'electron-store';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { IPC_MENU, type MenuCommand } from '../../preload/contract.js';
 import { createAppGateway, type AppGateway } from '../gateway/create.js';
+import { openSettings, type ConfLike } from '../settings/store.js';
 import { bindIpc, forwardEvents } from './ipc.js';
 import { installMenu } from './menu.js';
 import { devRendererUrl } from './paths.js';
+import { openSafeStorageSecrets, safeStorageSupported } from './safe-storage.js';
 import { createMainWindow, hardenSession, loadApp } from './window.js';
-import { pickFolder, resolveStartupWorkspace, saveLastWorkspace } from './workspace.js';
+import { pickFolder } from './workspace.js';
 
 if (process.env.AGENTDESK_HOME) app.setPath('userData', resolve(process.env.AGENTDESK_HOME));
 
@@ -17,33 +25,44 @@ let win: BrowserWindow | undefined;
 let gateway: AppGateway | undefined;
 let stopForwarding: (() => void) | undefined;
 
-async function useWorkspace(workspace: string): Promise<void> {
-  const previous = gateway;
-  stopForwarding?.();
-  gateway = undefined;
-  await previous?.close();
-  gateway = await createAppGateway({ home: app.getPath('userData'), workspace, env: process.env });
-  stopForwarding = forwardEvents(gateway, () => win);
+const isDirectory = (path: string | undefined): path is string => {
+  try {
+    return path !== undefined && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** AGENTDESK_WORKSPACE, else the folder chosen in Settings, else ~/AgentDesk (created; the onboarding offers a pick). */
+function startupWorkspace(chosen: string | undefined): string {
+  if (isDirectory(process.env.AGENTDESK_WORKSPACE)) return process.env.AGENTDESK_WORKSPACE;
+  if (isDirectory(chosen)) return chosen;
+  const fallback = join(app.getPath('home'), 'AgentDesk');
+  if (!existsSync(fallback)) mkdirSync(fallback, { recursive: true });
+  return fallback;
 }
 
-async function openFolder(): Promise<void> {
-  const folder = await pickFolder(win);
-  if (folder === undefined) return;
-  saveLastWorkspace(app.getPath('userData'), folder);
-  await useWorkspace(folder);
-  if (win && !win.isDestroyed()) win.webContents.reload();
+function sendMenu(command: MenuCommand): void {
+  if (win && !win.isDestroyed()) win.webContents.send(IPC_MENU, command);
 }
 
 async function start(): Promise<void> {
   hardenSession();
-  const workspace = await resolveStartupWorkspace(app.getPath('userData'), process.env);
-  if (workspace === undefined) {
-    app.quit(); // no folder chosen at first start: nothing to work in
-    return;
-  }
-  await useWorkspace(workspace);
+  const userData = app.getPath('userData');
+  const settings = openSettings(userData, (opts) => new ElectronStore(opts as never) as unknown as ConfLike);
+  const workspace = startupWorkspace(settings.get().workspace);
+  gateway = await createAppGateway({
+    home: userData,
+    workspace,
+    env: process.env,
+    settings,
+    version: app.getVersion(),
+    pickFolder: () => pickFolder(win),
+    ...(safeStorageSupported() ? { openFallbackSecrets: async () => openSafeStorageSecrets(userData) } : {}),
+  });
+  stopForwarding = forwardEvents(gateway, () => win);
   bindIpc(() => gateway, () => win);
-  installMenu({ openFolder: () => void openFolder().catch(reportError) }, devRendererUrl() !== undefined);
+  installMenu(sendMenu, devRendererUrl() !== undefined);
   win = createMainWindow();
   win.on('closed', () => (win = undefined));
   await loadApp(win);

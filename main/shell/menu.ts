@@ -1,18 +1,20 @@
-/** The application menu: File › Open Folder…, plus the standard edit/view/window roles. */
+/** The application menu: File › New Chat, Open Folder…, Settings…; plus the standard edit/view/window roles. */
 import { Menu, type MenuItemConstructorOptions } from 'electron';
+import type { MenuCommand } from '../../preload/contract.js';
 
-export interface MenuActions {
-  openFolder(): void;
-}
-
-export function installMenu(actions: MenuActions, isDev: boolean): void {
+export function installMenu(send: (command: MenuCommand) => void, isDev: boolean): void {
   const isMac = process.platform === 'darwin';
+  const settings: MenuItemConstructorOptions = { label: 'Settings…', accelerator: 'CmdOrCtrl+,', click: () => send('settings') };
   const template: MenuItemConstructorOptions[] = [
-    ...(isMac ? [{ role: 'appMenu' as const }] : []),
+    ...(isMac
+      ? [{ label: 'AgentDesk', submenu: [{ role: 'about' as const }, { type: 'separator' as const }, settings, { type: 'separator' as const }, { role: 'quit' as const }] }]
+      : []),
     {
       label: 'File',
       submenu: [
-        { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFolder() },
+        { label: 'New Chat', accelerator: 'CmdOrCtrl+N', click: () => send('new-chat') },
+        { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => send('open-folder') },
+        ...(isMac ? [] : [{ type: 'separator' as const }, settings]),
         { type: 'separator' },
         isMac ? { role: 'close' } : { role: 'quit' },
       ],

@@ -1,11 +1,69 @@
+import { useEffect } from 'react';
+import type { MenuCommand } from '../../preload/contract.js';
 import { Chat } from './components/Chat.js';
 import { TopBar } from './components/TopBar.js';
+import { EarlierBar } from './components/frame/EarlierBar.js';
+import { Onboarding } from './components/frame/Onboarding.js';
+import { Settings } from './components/frame/Settings.js';
+import { Sidebar } from './components/frame/Sidebar.js';
+import { Toasts } from './components/frame/UndoToast.js';
+import { newChat, showView, useSessions } from './store/sessions-store.js';
+import { setWorkspace } from './store/settings-store.js';
+import './components/frame/frame.css';
+
+/**
+ * Ctrl/Cmd+, opens Settings (Ctrl/Cmd+N, K and Esc belong to the chat view). The desktop app's menu sends the same
+ * commands; the chat view asks for a settings section with an `agentdesk:open-settings` event.
+ */
+function useFrameCommands(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key === ',') {
+        e.preventDefault();
+        showView('settings');
+      }
+    };
+    const onOpenSettings = (e: Event) => {
+      const section = (e as CustomEvent<{ section?: string }>).detail?.section;
+      showView('settings', section === 'models' ? 'defaults' : section === 'general' ? 'folder' : 'keys');
+    };
+    const onMenu = (command: MenuCommand) => {
+      if (command === 'settings') showView('settings');
+      else if (command === 'new-chat') void newChat();
+      else if (command === 'open-folder') void setWorkspace({ dialog: true });
+    };
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('agentdesk:open-settings', onOpenSettings);
+    const offMenu = window.agentdesk?.onMenu?.(onMenu);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('agentdesk:open-settings', onOpenSettings);
+      offMenu?.();
+    };
+  }, []);
+}
 
 export function App() {
+  useFrameCommands();
+  const view = useSessions((s) => s.view);
   return (
     <div className="app">
       <TopBar />
-      <Chat />
+      <div className="frame">
+        <Sidebar />
+        <div className="main-column">
+          {view === 'settings' ? (
+            <Settings />
+          ) : (
+            <>
+              <EarlierBar />
+              <Onboarding />
+              <Chat />
+            </>
+          )}
+        </div>
+      </div>
+      <Toasts />
     </div>
   );
 }

@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { startChat } from './store/chat-store.js';
 import { startApprovals } from './approvals/approval-store.js';
+import { startSessions } from './store/sessions-store.js';
+import { connectSettings } from './store/settings-store.js';
 import { pickTransport } from './transport/pick.js';
 import { preloadHighlighter } from './lib/highlight.js';
 import './styles.css';
@@ -17,7 +19,8 @@ if ('error' in transport) {
   );
 } else {
   startApprovals(transport.api);
-  void startChat(transport);
+  connectSettings(transport.api);
+  void startChat(transport).then(() => startSessions(transport));
   preloadHighlighter();
   root.render(
     <StrictMode>

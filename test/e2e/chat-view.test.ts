@@ -194,8 +194,10 @@ describe('chat view in Chromium', () => {
       inject = (e) => ws.send(JSON.stringify({ event: e }));
     });
     await ready(page);
+    // The events belong to the session the window shows (the sidebar marks it).
+    const sessionKey = (await page.locator('[data-testid="session-item"].session-active').getAttribute('data-session-key'))!;
     let seq = 0;
-    const ev = (stream: AgentEvent['stream'], data: unknown): AgentEvent => ({ type: 'event', runId: 'scripted-run', sessionKey: 'main', seq: seq++, stream, data, ts: Date.now() }) as AgentEvent;
+    const ev = (stream: AgentEvent['stream'], data: unknown): AgentEvent => ({ type: 'event', runId: 'scripted-run', sessionKey, seq: seq++, stream, data, ts: Date.now() }) as AgentEvent;
     const feed: AgentEvent[] = [
       ev('lifecycle', { phase: 'start', startedAt: Date.now(), provider: 'anthropic', model: 'claude-sonnet-4-5' }),
       ev('assistant', { delta: 'Partial that must vanish', text: 'Partial that must vanish', turn: 0 }),

@@ -58,7 +58,7 @@ describe.skipIf(!electronPath)('Electron app (real gateway, demo model)', () => 
       process: typeof (window as unknown as { process?: unknown }).process,
       api: Object.keys((window as unknown as { agentdesk: object }).agentdesk).sort(),
     }));
-    expect(globals).toEqual({ require: 'undefined', process: 'undefined', api: ['onEvent', 'request'] });
+    expect(globals).toEqual({ require: 'undefined', process: 'undefined', api: ['onEvent', 'onMenu', 'request'] });
     const inlineRan = await page.evaluate(() => {
       const s = document.createElement('script');
       s.textContent = 'window.__inlineRan = true';
@@ -76,6 +76,20 @@ describe.skipIf(!electronPath)('Electron app (real gateway, demo model)', () => 
     });
     await page.waitForTimeout(300);
     expect(page.url()).toBe(before);
+  });
+
+  it('first run: the demo model in a new empty chat, the onboarding; the menu opens Settings', async () => {
+    const page = await app!.firstWindow();
+    await page.getByTestId('onboarding').waitFor();
+    expect(await page.getByLabel('Model').inputValue()).toBe('demo/agent');
+    expect(await page.getByTestId('session-item').count()).toBe(1);
+    mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'electron-first-run.png') });
+    // File › Settings… (Ctrl/Cmd+,) reaches the window as a menu command.
+    await app!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.send('agentdesk:menu', 'settings'));
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    expect(await page.getByTestId('current-folder').textContent()).toBeTruthy();
+    await page.getByRole('button', { name: 'Back to chat' }).click();
   });
 
   it('chats with the demo model: thinking, a list tool call, the demo reply', async () => {

@@ -78,7 +78,8 @@ describe.each([
     const r = await runCli(['agent', '--json', '--home', home, '--workspace', workspace, '--model', model, '--message', 'What do my notes say?'], {
       env: cleanEnv(KEYS),
     });
-    expect(r.stderr).toBe('');
+    // stderr holds only the line naming the new session (stdout is the JSON contract).
+    expect(r.stderr).toMatch(/^agentdesk: session cli-\d{8}-\d{6}-[0-9a-f]{4} \(new; continue it with --session cli-\S+\)$/);
     expect(r.exitCode).toBe(0);
     const { events, result } = checkJsonContract(r);
     expect(result.status).toBe('ok');

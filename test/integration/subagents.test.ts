@@ -89,7 +89,7 @@ describe('agentdesk subagents (new processes)', () => {
     const home = await newHome();
     const workspace = await tempDir('sub-ws');
     const env = cleanEnv(KEY);
-    const parent = execa('node', [join(ROOT, 'bin', 'agentdesk.mjs'), 'agent', '--json', '--home', home, '--workspace', workspace, '--message', 'delegate'], {
+    const parent = execa('node', [join(ROOT, 'bin', 'agentdesk.mjs'), 'agent', '--json', '--home', home, '--workspace', workspace, '--session', 'main', '--message', 'delegate'], {
       env,
       extendEnv: false,
       reject: false,

@@ -35,8 +35,12 @@ export interface CliResult {
   lines: Record<string, unknown>[];
 }
 
-export async function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  const r = await execa('node', [BIN, ...args], {
+export async function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number; wrap?: string[]; nodeArgs?: string[] } = {},
+): Promise<CliResult> {
+  const [cmd, ...pre] = [...(opts.wrap ?? []), process.execPath, ...(opts.nodeArgs ?? [])];
+  const r = await execa(cmd!, [...pre, BIN, ...args], {
     env: opts.env ?? cleanEnv(),
     extendEnv: false,
     cwd: opts.cwd ?? ROOT,

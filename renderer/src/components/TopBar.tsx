@@ -1,4 +1,6 @@
 import { useChat } from '../store/chat-store.js';
+import { showView } from '../store/sessions-store.js';
+import { folderName } from './frame/format.js';
 import { ContextMeter } from './ContextMeter.js';
 import { ModelPicker, ProfileCooldowns, ThinkingPicker } from './ModelPicker.js';
 
@@ -14,9 +16,9 @@ export function TopBar() {
         <span className="brand-mark" aria-hidden="true">◆</span>
         <span className="brand-name">AgentDesk</span>
         {info && (
-          <span className="workspace muted" title={info.workspace}>
-            <bdi>{info.workspace}</bdi>
-          </span>
+          <button type="button" className="topbar-folder" title={`${info.workspace} — change the folder`} onClick={() => showView('settings', 'folder')}>
+            <bdi>{folderName(info.workspace)}</bdi>
+          </button>
         )}
       </div>
       <div className="topbar-controls">
@@ -24,6 +26,9 @@ export function TopBar() {
         <ThinkingPicker />
         <ProfileCooldowns />
         <ContextMeter />
+        <button type="button" className="icon-btn topbar-settings" aria-label="Settings" title="Settings (Ctrl/Cmd+,)" onClick={() => showView('settings')}>
+          ⚙
+        </button>
         {kind === 'web' && (
           <span className={`conn conn-${connection}`} role="status" aria-label={`Connection: ${CONNECTION_TEXT[connection]}`}>
             {CONNECTION_TEXT[connection]}

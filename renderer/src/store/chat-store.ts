@@ -58,6 +58,21 @@ const batcher = createFrameBatcher<AgentEvent>((events) => {
   if (events.some((e) => e.stream === 'retry')) void refreshProfiles();
 });
 
+/** Applies queued events now (the sessions store calls it before replacing the turns of a session it opens). */
+export const flushEvents = (): void => batcher.flushNow();
+
+/** `/new`, `/reset`, …: handled before a message is sent; true = consumed (set by the sessions store). */
+let slashCommand: ((text: string) => Promise<boolean>) | undefined;
+export const setSlashCommandHandler = (fn: (text: string) => Promise<boolean>): void => {
+  slashCommand = fn;
+};
+
+/** The app frame's sessions store, when present, owns opening and creating sessions (list, replay, undo). */
+let navigator: { open(sessionKey: string): Promise<void>; create(): Promise<void> } | undefined;
+export const setSessionNavigator = (n: typeof navigator): void => {
+  navigator = n;
+};
+
 export function activeRun(turns: Turn[]): AssistantTurn | undefined {
   const last = turns.findLast((t): t is AssistantTurn => t.kind === 'assistant' && t.status === 'running');
   return last?.runId ? last : undefined;
@@ -73,7 +88,7 @@ export function queuedRuns(turns: Turn[]): { turn: AssistantTurn; user?: UserTur
   return out;
 }
 
-function defaultModel(models: ModelInfo[], info: AppInfo): string | undefined {
+export function defaultModel(models: ModelInfo[], info: AppInfo): string | undefined {
   if (models.some((m) => m.ref === info.defaultModel)) return info.defaultModel;
   return (models.find((m) => m.hasKey) ?? models.find((m) => m.demo) ?? models[0])?.ref;
 }
@@ -212,6 +227,7 @@ export async function sendMessage(text: string): Promise<boolean> {
   const trimmed = text.trim();
   if (!transport || trimmed === '' || useChat.getState().connection !== 'open') return false;
   if (trimmed === '/compact') return compactNow();
+  if (slashCommand && trimmed.startsWith('/') && (await slashCommand(trimmed))) return true;
   const turn: UserTurn = {
     kind: 'user',
     id: `u${++userSeq}`,
@@ -282,6 +298,10 @@ export async function steerQueued(runId: string): Promise<void> {
 }
 
 export async function openSession(sessionKey: string): Promise<void> {
+  if (navigator) {
+    useChat.setState({ palette: undefined });
+    return navigator.open(sessionKey);
+  }
   if (!transport) return;
   useChat.setState({ sessionKey, turns: [], error: undefined, palette: undefined });
   try {
@@ -294,6 +314,11 @@ export async function openSession(sessionKey: string): Promise<void> {
 
 /** Ctrl/Cmd+N: a fresh conversation (the gateway creates the session on its first message). */
 export function newChat(): void {
+  if (navigator) {
+    useChat.setState({ palette: undefined });
+    void navigator.create();
+    return;
+  }
   const key = `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   useChat.setState({ sessionKey: key, turns: [], error: undefined, palette: undefined });
 }

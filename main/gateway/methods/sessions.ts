@@ -1,0 +1,268 @@
+/**
+ * Session management methods (D3, E22): open (history + the streaming run as a replay), create, update (title,
+ * model, thinking), delete with undo, restore, reset, search and export. Every request is validated here with zod.
+ *
+ * Delete is soft for an undo window: the entry leaves the index at once and its transcript is renamed to
+ * `<id>.jsonl.deleted` (invisible to the index rebuild); `sessions.restore` puts both back; after the window
+ * (or at the next start) the file is removed.
+ */
+import { readdir, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { HistoryEntry, Methods, SessionSearchHit, SessionSummary } from '../../../preload/contract.js';
+import type { Message } from '../../engine/messages.js';
+import type { RunRegistry } from '../../engine/run/runs.js';
+import type { SessionEntry, SessionStore } from '../../sessions/store.js';
+import { newSessionKey } from '../../sessions/new-key.js';
+import { toHistory } from '../history.js';
+import { validatedMethods, sessionKey, thinking } from '../params.js';
+import { GatewayError } from '../types.js';
+import type { ActiveRuns } from './active-runs.js';
+import { exportSession } from './session-export.js';
+
+export const UNDO_WINDOW_MS = 30_000;
+const DELETED_EXT = '.jsonl.deleted';
+
+const modelRef = z.string().regex(/^[^/\s]+\/\S+$/, 'model must look like "provider/model"');
+
+const schemas = {
+  'sessions.open': z.object({ sessionKey, limit: z.number().int().min(1).max(1_000_000).optional() }).strict(),
+  'sessions.create': z.object({ model: modelRef.optional(), thinking: thinking.optional() }).strict(),
+  'sessions.update': z
+    .object({
+      sessionKey,
+      title: z.string().max(500, 'title is too long (max 500 characters)').optional(),
+      model: modelRef.optional(),
+      thinking: thinking.nullable().optional(),
+    })
+    .strict(),
+  'sessions.delete': z.object({ sessionKey }).strict(),
+  'sessions.restore': z.object({ sessionKey }).strict(),
+  'sessions.reset': z.object({ sessionKey }).strict(),
+  'sessions.search': z.object({ query: z.string().max(500, 'query is too long (max 500 characters)') }).strict(),
+  'sessions.export': z.object({ sessionKey, format: z.enum(['markdown', 'json']) }).strict(),
+} as const;
+
+type SessionMethod = keyof typeof schemas;
+
+export interface SessionMethodDeps {
+  store: SessionStore;
+  runs: RunRegistry;
+  active: ActiveRuns;
+  now: () => number;
+  /** Throws when `ref` is not a known model. */
+  checkModel: (ref: string) => void;
+  timers?: { setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (h: unknown) => void };
+  undoWindowMs?: number;
+}
+
+export function toSummary(s: SessionEntry): SessionSummary {
+  return {
+    sessionKey: s.sessionKey,
+    sessionId: s.sessionId,
+    title: s.title,
+    ...(s.model ? { model: s.model } : {}),
+    ...(s.thinking ? { thinking: s.thinking } : {}),
+    updatedAt: s.updatedAt,
+    createdAt: s.createdAt,
+    usage: { ...s.usage },
+  };
+}
+
+/** Messages before the active run's own user message (the run itself is replayed from its events). */
+export function cutAtActiveRun<T extends { role: string; timestamp: number }>(
+  messages: T[],
+  isRunMessage: (m: T) => boolean,
+  acceptedAt: number,
+): T[] {
+  const at = messages.findLastIndex((m) => m.role === 'user' && m.timestamp >= acceptedAt && isRunMessage(m));
+  return at === -1 ? messages : messages.slice(0, at);
+}
+
+/** The last `limit` items, moved forward to a user message so no turn is cut in half. */
+export function latestEntries<T extends { role: string }>(items: T[], limit: number | undefined): { entries: T[]; omitted: number } {
+  if (limit === undefined || items.length <= limit) return { entries: items, omitted: 0 };
+  let start = items.length - limit;
+  while (start < items.length && items[start]!.role !== 'user') start++;
+  if (start === items.length) start = items.length - limit; // one huge turn: show its tail anyway
+  return { entries: items.slice(start), omitted: start };
+}
+
+/** Searchable text of one message: user text, assistant text and tool arguments, tool results. */
+function messageText(m: Message): string {
+  if (m.role === 'user' || m.role === 'toolResult') return m.content;
+  return m.content
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'toolCall' ? `${b.name} ${JSON.stringify(b.arguments)}` : ''))
+    .join(' ');
+}
+
+export function snippetAround(text: string, index: number, length: number, radius = 40): string {
+  const start = Math.max(0, index - radius);
+  const end = Math.min(text.length, index + length + radius);
+  const body = text.slice(start, end).replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
+}
+
+export function createSessionMethods(deps: SessionMethodDeps) {
+  const { store, active } = deps;
+  const timers = deps.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms).unref(), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
+  const undoWindow = deps.undoWindowMs ?? UNDO_WINDOW_MS;
+  const trash = new Map<string, { entry: SessionEntry; timer: unknown }>();
+
+  const deletedPath = (sessionId: string) => store.transcriptPath(sessionId).replace(/\.jsonl$/, DELETED_EXT);
+  const purge = async (sessionId: string) => unlink(deletedPath(sessionId)).catch(() => undefined);
+
+  const mustGet = async (key: string): Promise<SessionEntry> => {
+    const entry = await store.get(key);
+    if (!entry) throw new GatewayError('not_found', `No session "${key}".`);
+    return entry;
+  };
+
+  const checkModel = (ref: string | undefined) => {
+    if (ref === undefined) return;
+    try {
+      deps.checkModel(ref);
+    } catch (err) {
+      throw new GatewayError('bad_request', (err as Error).message);
+    }
+  };
+
+  const history = async (entry: SessionEntry) => {
+    const t = await store.loadTranscript(entry.sessionId);
+    return toHistory(t.messages, t.compactions);
+  };
+
+  const handlers: { [M in SessionMethod]: (p: z.infer<(typeof schemas)[M]>) => Promise<Methods[M][1]> } = {
+    async 'sessions.open'(p) {
+      const entry = await store.get(p.sessionKey);
+      const snapshot = active.snapshot(p.sessionKey);
+      if (!entry) return { session: null, history: [], omitted: 0, active: snapshot };
+      // Cut and limit the stored messages first (one message = one history entry): only what is shown is converted.
+      const { messages, compactions } = await store.loadTranscript(entry.sessionId);
+      const before = snapshot
+        ? cutAtActiveRun(messages, (m) => m.role === 'user' && m.content === snapshot.message, snapshot.acceptedAt)
+        : messages;
+      const shown = latestEntries(before, p.limit);
+      // Compaction dividers of the part shown, at their positions within it.
+      const marks = compactions
+        .filter((c) => c.atMessage >= shown.omitted && c.atMessage <= before.length)
+        .map((c) => ({ ...c, atMessage: c.atMessage - shown.omitted }));
+      return { session: toSummary(entry), history: toHistory(shown.entries, marks), omitted: shown.omitted, active: snapshot };
+    },
+    async 'sessions.create'(p) {
+      checkModel(p.model);
+      let key = newSessionKey('chat', deps.now());
+      while (await store.get(key)) key = newSessionKey('chat', deps.now());
+      await store.resolve(key, p.model ? { model: p.model } : {});
+      return toSummary(p.thinking ? await store.update(key, { thinking: p.thinking }) : await mustGet(key));
+    },
+    async 'sessions.update'(p) {
+      await mustGet(p.sessionKey);
+      checkModel(p.model);
+      if (p.title !== undefined && p.title.trim() === '') throw new GatewayError('bad_request', 'sessions.update: title must not be empty');
+      return toSummary(
+        await store.update(p.sessionKey, {
+          ...(p.title !== undefined ? { title: p.title } : {}),
+          ...(p.model !== undefined ? { model: p.model } : {}),
+          ...(p.thinking !== undefined ? { thinking: p.thinking } : {}),
+        }),
+      );
+    },
+    async 'sessions.delete'(p) {
+      const entry = await store.get(p.sessionKey);
+      if (!entry) return { deleted: false };
+      const stop = new Error('The session was deleted.');
+      stop.name = 'AbortError';
+      const running = deps.runs.active().filter((r) => r.sessionKey === p.sessionKey);
+      for (const run of running) deps.runs.abort(run.runId, stop);
+      await Promise.allSettled(running.map((r) => r.done));
+      await store.index.mutate((entries, skip) => {
+        if (!entries.delete(p.sessionKey)) skip();
+      });
+      await rename(store.transcriptPath(entry.sessionId), deletedPath(entry.sessionId)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+      const previous = trash.get(p.sessionKey);
+      if (previous) {
+        timers.clearTimeout(previous.timer);
+        void purge(previous.entry.sessionId);
+      }
+      const timer = timers.setTimeout(() => {
+        trash.delete(p.sessionKey);
+        void purge(entry.sessionId);
+      }, undoWindow);
+      trash.set(p.sessionKey, { entry, timer });
+      return { deleted: true, undoUntil: deps.now() + undoWindow };
+    },
+    async 'sessions.restore'(p) {
+      const item = trash.get(p.sessionKey);
+      if (!item) throw new GatewayError('not_found', `Session "${p.sessionKey}" can no longer be restored.`);
+      if (await store.get(p.sessionKey)) throw new GatewayError('bad_request', `A session "${p.sessionKey}" exists again; it was not replaced.`);
+      timers.clearTimeout(item.timer);
+      trash.delete(p.sessionKey);
+      await rename(deletedPath(item.entry.sessionId), store.transcriptPath(item.entry.sessionId)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+      await store.index.mutate((entries) => {
+        entries.set(p.sessionKey, item.entry);
+      });
+      return toSummary(item.entry);
+    },
+    async 'sessions.reset'(p) {
+      if (active.sessionKeys().has(p.sessionKey)) {
+        throw new GatewayError('bad_request', 'This chat has a run in progress: stop it before /reset.');
+      }
+      return toSummary(await store.reset(p.sessionKey));
+    },
+    async 'sessions.search'(p) {
+      const needle = p.query.trim().toLowerCase();
+      const all = await store.list();
+      if (needle === '') return all.map((s) => ({ sessionKey: s.sessionKey, title: s.title, where: 'title' as const, snippet: s.title }));
+      const hits: SessionSearchHit[] = [];
+      for (const s of all) {
+        const inTitle = s.title.toLowerCase().indexOf(needle);
+        if (inTitle !== -1) {
+          hits.push({ sessionKey: s.sessionKey, title: s.title, where: 'title', snippet: s.title });
+          continue;
+        }
+        for (const m of await store.loadMessages(s.sessionId)) {
+          const text = messageText(m);
+          const at = text.toLowerCase().indexOf(needle);
+          if (at !== -1) {
+            hits.push({ sessionKey: s.sessionKey, title: s.title, where: 'content', snippet: snippetAround(text, at, needle.length) });
+            break;
+          }
+        }
+      }
+      return hits;
+    },
+    async 'sessions.export'(p) {
+      const entry = await mustGet(p.sessionKey);
+      return exportSession(toSummary(entry), await history(entry), p.format);
+    },
+  };
+
+  const methods = validatedMethods<typeof schemas, { [M in SessionMethod]: Methods[M][1] }>(schemas, handlers);
+
+  return {
+    methods,
+    /** Removes transcripts left in the trash by an earlier process (their undo window is over). */
+    async purgeLeftovers(): Promise<void> {
+      let names: string[];
+      try {
+        names = await readdir(store.dir);
+      } catch {
+        return;
+      }
+      await Promise.all(names.filter((n) => n.endsWith(DELETED_EXT)).map((n) => unlink(join(store.dir, n)).catch(() => undefined)));
+    },
+    /** Ends every pending undo window now (the files are removed). */
+    async close(): Promise<void> {
+      for (const [key, item] of trash) {
+        timers.clearTimeout(item.timer);
+        trash.delete(key);
+        await purge(item.entry.sessionId);
+      }
+    },
+  };
+}

@@ -1,0 +1,289 @@
+/**
+ * The app frame's store (zustand): the session list, search, the open session (its history plus a replay of a run
+ * that is still streaming), delete with undo, slash commands, and which view is shown (chat or settings).
+ * The chat store keeps the turns of the open session; this store decides which session that is.
+ */
+import { create } from 'zustand';
+import type { AgentEvent, SessionSearchHit, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
+import type { RendererTransport } from '../transport/types.js';
+import { defaultModel, flushEvents, setSessionNavigator, setSlashCommandHandler, useChat } from './chat-store.js';
+import { applyEvents, historyToTurns } from './reduce.js';
+import type { Turn } from './types.js';
+
+export type View = 'chat' | 'settings';
+
+export interface SessionsState {
+  sessions: SessionSummary[];
+  loaded: boolean;
+  query: string;
+  /** Search results for `query` (undefined: no search active). */
+  hits?: SessionSearchHit[];
+  /** Loading the open session's history. */
+  opening: boolean;
+  undo?: { sessionKey: string; title: string; until: number };
+  /** Older history entries of the open session that are not loaded (0: all shown). */
+  omitted: number;
+  view: View;
+  /** Settings section to scroll to when the settings view opens. */
+  settingsSection?: string;
+  notice?: string;
+}
+
+export const useSessions = create<SessionsState>(() => ({ sessions: [], loaded: false, query: '', opening: false, omitted: 0, view: 'chat' }));
+
+/**
+ * How many history entries a session opens with. Long sessions open fast (a 5 000-message session in well under
+ * 300 ms); "Show earlier messages" loads more.
+ */
+export const OPEN_LIMIT = 40;
+let openLimit = OPEN_LIMIT;
+
+let transport: RendererTransport | undefined;
+let openToken = 0;
+/** Live events that arrive while a session is being opened (merged with its replay). */
+let collecting: { sessionKey: string; events: AgentEvent[] } | undefined;
+
+const api = () => {
+  if (!transport) throw new Error('not connected');
+  return transport.api;
+};
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const setNotice = (notice: string | undefined) => useSessions.setState({ notice });
+
+export async function refreshSessions(): Promise<void> {
+  try {
+    const sessions = await api().request('sessions.list', {});
+    useSessions.setState({ sessions, loaded: true });
+  } catch (err) {
+    setNotice(`Could not list sessions: ${message(err)}`);
+  }
+}
+
+/** Shows `sessionKey`: stored history, then (if a run is streaming) its events so far, then live events. */
+export async function openSession(sessionKey: string, limit: number = OPEN_LIMIT): Promise<void> {
+  const token = ++openToken;
+  openLimit = limit;
+  collecting = { sessionKey, events: [] };
+  rememberLastSession(sessionKey);
+  const known = useSessions.getState().sessions.find((s) => s.sessionKey === sessionKey);
+  const { models, appInfo } = useChat.getState();
+  useChat.setState({
+    sessionKey,
+    turns: [],
+    error: undefined,
+    model: known?.model && models.some((m) => m.ref === known.model) ? known.model : appInfo ? defaultModel(models, appInfo) : useChat.getState().model,
+    thinking: known?.thinking,
+  });
+  useSessions.setState({ opening: true, view: 'chat' });
+  try {
+    const opened = await api().request('sessions.open', { sessionKey, limit });
+    if (token !== openToken) return;
+    flushEvents();
+    const live = collecting?.sessionKey === sessionKey ? collecting.events : [];
+    let turns: Turn[] = historyToTurns(opened.history);
+    if (opened.active) {
+      turns = [...turns, { kind: 'user', id: `active-${opened.active.runId}`, text: opened.active.message, ts: opened.active.acceptedAt }];
+      turns = applyEvents(turns, [...opened.active.events, ...live], sessionKey);
+    } else {
+      // Only runs that started while loading; anything older is already in the history.
+      const started = new Set(live.filter((e) => e.stream === 'lifecycle' && (e.data as { phase: string }).phase === 'start').map((e) => e.runId));
+      turns = applyEvents(turns, live.filter((e) => started.has(e.runId)), sessionKey);
+    }
+    useChat.setState({ turns });
+    useSessions.setState({ omitted: opened.omitted });
+  } catch (err) {
+    if (token === openToken) useChat.setState({ error: `Could not open this chat: ${message(err)}` });
+  } finally {
+    if (token === openToken) {
+      collecting = undefined;
+      useSessions.setState({ opening: false });
+    }
+  }
+}
+
+/** Loads older history of the open session (four times as much each time). */
+export async function showEarlier(): Promise<void> {
+  const sessionKey = useChat.getState().sessionKey;
+  if (sessionKey) await openSession(sessionKey, openLimit * 4);
+}
+
+const isEmpty = (key: string) => {
+  const s = useSessions.getState().sessions.find((x) => x.sessionKey === key);
+  // Only a listed session counts (the chat store starts on a key that may not exist yet).
+  return useChat.getState().sessionKey === key && useChat.getState().turns.length === 0 && !!s && s.title === '';
+};
+
+/** New chat (button, Ctrl/Cmd+N, /new). The current chat is reused when it is still empty. */
+export async function newChat(): Promise<void> {
+  const current = useChat.getState().sessionKey;
+  if (current && isEmpty(current)) {
+    useSessions.setState({ view: 'chat' });
+    return;
+  }
+  // An untouched chat (no message yet) is reused rather than piling up empty ones.
+  const untouched = useSessions.getState().sessions.find((s) => s.title === '' && s.usage.total === 0);
+  if (untouched) {
+    await openSession(untouched.sessionKey);
+    return;
+  }
+  try {
+    const { model, thinking } = useChat.getState();
+    const created = await api().request('sessions.create', { ...(model ? { model } : {}), ...(thinking ? { thinking } : {}) });
+    useSessions.setState((s) => ({ sessions: [created, ...s.sessions.filter((x) => x.sessionKey !== created.sessionKey)] }));
+    await openSession(created.sessionKey);
+  } catch (err) {
+    setNotice(`Could not start a new chat: ${message(err)}`);
+  }
+}
+
+export async function renameSession(sessionKey: string, title: string): Promise<void> {
+  if (title.trim() === '') return;
+  try {
+    const updated = await api().request('sessions.update', { sessionKey, title });
+    useSessions.setState((s) => ({ sessions: s.sessions.map((x) => (x.sessionKey === sessionKey ? updated : x)) }));
+  } catch (err) {
+    setNotice(`Could not rename: ${message(err)}`);
+  }
+}
+
+export async function deleteSession(sessionKey: string): Promise<void> {
+  const entry = useSessions.getState().sessions.find((s) => s.sessionKey === sessionKey);
+  try {
+    const res = await api().request('sessions.delete', { sessionKey });
+    if (!res.deleted) return;
+    const rest = useSessions.getState().sessions.filter((s) => s.sessionKey !== sessionKey);
+    useSessions.setState({ sessions: rest, undo: { sessionKey, title: entry?.title || 'New chat', until: res.undoUntil ?? Date.now() } });
+    if (useChat.getState().sessionKey === sessionKey) {
+      if (rest[0]) await openSession(rest[0].sessionKey);
+      else await newChat();
+    }
+  } catch (err) {
+    setNotice(`Could not delete: ${message(err)}`);
+  }
+}
+
+export async function undoDelete(): Promise<void> {
+  const undo = useSessions.getState().undo;
+  if (!undo) return;
+  useSessions.setState({ undo: undefined });
+  try {
+    await api().request('sessions.restore', { sessionKey: undo.sessionKey });
+    await refreshSessions();
+    await openSession(undo.sessionKey);
+  } catch (err) {
+    setNotice(`Could not undo: ${message(err)}`);
+  }
+}
+
+export const dismissUndo = (): void => useSessions.setState({ undo: undefined });
+
+/** /reset: the open chat starts over (its old transcript stays on disk). */
+export async function resetSession(): Promise<void> {
+  const sessionKey = useChat.getState().sessionKey;
+  if (!sessionKey) return;
+  try {
+    await api().request('sessions.reset', { sessionKey });
+    await refreshSessions();
+    await openSession(sessionKey);
+  } catch (err) {
+    useChat.setState({ error: message(err) });
+  }
+}
+
+export async function exportSession(sessionKey: string, format: 'markdown' | 'json'): Promise<void> {
+  try {
+    const file = await api().request('sessions.export', { sessionKey, format });
+    const url = URL.createObjectURL(new Blob([file.content], { type: file.mime }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = file.filename;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (err) {
+    setNotice(`Could not export: ${message(err)}`);
+  }
+}
+
+let searchSeq = 0;
+export async function searchSessions(query: string): Promise<void> {
+  useSessions.setState({ query });
+  const seq = ++searchSeq;
+  if (query.trim() === '') {
+    useSessions.setState({ hits: undefined });
+    return;
+  }
+  try {
+    const hits = await api().request('sessions.search', { query });
+    if (seq === searchSeq) useSessions.setState({ hits });
+  } catch (err) {
+    setNotice(`Search failed: ${message(err)}`);
+  }
+}
+
+/** The model and thinking pickers (chat store): the open session remembers the choice. */
+async function remember(patch: { model?: string; thinking?: ThinkingLevel | null }): Promise<void> {
+  const sessionKey = useChat.getState().sessionKey;
+  if (!sessionKey || !useSessions.getState().sessions.some((s) => s.sessionKey === sessionKey)) return;
+  try {
+    const updated = await api().request('sessions.update', { sessionKey, ...patch });
+    useSessions.setState((s) => ({ sessions: s.sessions.map((x) => (x.sessionKey === sessionKey ? updated : x)) }));
+  } catch (err) {
+    setNotice(`Could not save the choice: ${message(err)}`);
+  }
+}
+
+export const showView = (view: View, settingsSection?: string): void => useSessions.setState({ view, settingsSection });
+export const dismissNotice = (): void => setNotice(undefined);
+
+async function slash(text: string): Promise<boolean> {
+  const command = text.split(/\s+/, 1)[0]!.toLowerCase();
+  if (command === '/new') {
+    await newChat();
+    return true;
+  }
+  if (command === '/reset') {
+    await resetSession();
+    return true;
+  }
+  return false;
+}
+
+/** Connects to the transport, lists the sessions and opens the most recent one (or a new chat when there is none). */
+export async function startSessions(t: RendererTransport): Promise<void> {
+  transport = t;
+  setSlashCommandHandler(slash);
+  setSessionNavigator({ open: openSession, create: newChat });
+  useChat.subscribe((s, prev) => {
+    if (s.sessionKey !== prev.sessionKey) return; // opening a session sets its own model and thinking
+    if (s.model !== prev.model && s.model) void remember({ model: s.model });
+    if (s.thinking !== prev.thinking) void remember({ thinking: s.thinking ?? null });
+  });
+  t.api.onEvent((event) => {
+    if (collecting && event.sessionKey === collecting.sessionKey) collecting.events.push(event);
+    if (event.stream === 'lifecycle') {
+      const phase = (event.data as { phase: string }).phase;
+      if (phase === 'end' || phase === 'error' || phase === 'start') void refreshSessions();
+    }
+  });
+  await refreshSessions();
+  const { sessions } = useSessions.getState();
+  const last = sessions.find((s) => s.sessionKey === readLastSession()) ?? sessions[0];
+  if (last) await openSession(last.sessionKey);
+  else await newChat();
+}
+
+const LAST_SESSION = 'agentdesk.lastSession';
+function readLastSession(): string | null {
+  try {
+    return localStorage.getItem(LAST_SESSION);
+  } catch {
+    return null;
+  }
+}
+function rememberLastSession(sessionKey: string): void {
+  try {
+    localStorage.setItem(LAST_SESSION, sessionKey);
+  } catch {
+    // storage unavailable: the newest session opens next time
+  }
+}
