@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
-import { startChat } from './store/chat-store.js';
+import { setSessionReady, startChat } from './store/chat-store.js';
 import { startApprovals } from './approvals/approval-store.js';
 import { startSessions } from './store/sessions-store.js';
 import { connectSettings } from './store/settings-store.js';
@@ -20,7 +20,7 @@ if ('error' in transport) {
 } else {
   startApprovals(transport.api);
   connectSettings(transport.api);
-  void startChat(transport).then(() => startSessions(transport));
+  setSessionReady(startChat(transport).then(() => startSessions(transport)));
   preloadHighlighter();
   root.render(
     <StrictMode>

@@ -52,6 +52,9 @@ async function openPage(viewport = { width: 1100, height: 760 }): Promise<{ page
 async function ready(page: Page): Promise<void> {
   await page.goto(web.url);
   await page.locator('select[aria-label="Model"] option[value="fake/claude-fake"]').waitFor({ state: 'attached' });
+  // The window reopens the last chat, which remembers its model (an earlier test may have switched it).
+  await page.locator('[data-testid="session-item"].session-active').waitFor();
+  if ((await page.getByLabel('Model').inputValue()) !== 'fake/claude-fake') await page.getByLabel('Model').selectOption('fake/claude-fake');
 }
 
 async function send(page: Page, text: string): Promise<void> {

@@ -67,6 +67,12 @@ export const setSlashCommandHandler = (fn: (text: string) => Promise<boolean>): 
   slashCommand = fn;
 };
 
+/** Resolves once the app frame has opened the chat to show; messages typed before wait for it. */
+let sessionReady: Promise<unknown> = Promise.resolve();
+export const setSessionReady = (p: Promise<unknown>): void => {
+  sessionReady = p.catch(() => undefined);
+};
+
 /** The app frame's sessions store, when present, owns opening and creating sessions (list, replay, undo). */
 let navigator: { open(sessionKey: string): Promise<void>; create(): Promise<void> } | undefined;
 export const setSessionNavigator = (n: typeof navigator): void => {
@@ -226,6 +232,7 @@ async function compactNow(): Promise<boolean> {
 export async function sendMessage(text: string): Promise<boolean> {
   const trimmed = text.trim();
   if (!transport || trimmed === '' || useChat.getState().connection !== 'open') return false;
+  await sessionReady; // the app frame is still choosing which chat to show
   if (trimmed === '/compact') return compactNow();
   if (slashCommand && trimmed.startsWith('/') && (await slashCommand(trimmed))) return true;
   const turn: UserTurn = {

@@ -267,9 +267,25 @@ export async function startSessions(t: RendererTransport): Promise<void> {
   });
   await refreshSessions();
   const { sessions } = useSessions.getState();
-  const last = sessions.find((s) => s.sessionKey === readLastSession()) ?? sessions[0];
-  if (last) await openSession(last.sessionKey);
-  else await newChat();
+  let target = (sessions.find((s) => s.sessionKey === readLastSession()) ?? sessions[0])?.sessionKey;
+  if (!target) {
+    try {
+      const { model, thinking } = useChat.getState();
+      const created = await api().request('sessions.create', { ...(model ? { model } : {}), ...(thinking ? { thinking } : {}) });
+      useSessions.setState((s) => ({ sessions: [created, ...s.sessions] }));
+      target = created.sessionKey;
+    } catch (err) {
+      setNotice(`Could not start a new chat: ${message(err)}`);
+      return;
+    }
+  }
+  // Someone was quicker than the list: a message already went to the chat on screen — stay there.
+  const shown = useChat.getState();
+  if (shown.turns.length > 0 || shown.sending) {
+    rememberLastSession(shown.sessionKey);
+    return;
+  }
+  await openSession(target);
 }
 
 const LAST_SESSION = 'agentdesk.lastSession';
