@@ -148,6 +148,9 @@ function textPrinter(io: Io): Printer {
         else io.err(`agentdesk: compacted the conversation: about ${String(d.tokensBefore)} → ${String(d.tokensAfter)} tokens\n`);
       } else if (e.stream === 'tool' && d.phase === 'end') {
         io.err(`${d.isError ? '✗' : '✓'} ${String(d.name)} (${String(d.durationMs)} ms)${d.isError ? `: ${String(d.result).split('\n')[0]}` : ''}\n`);
+      } else if (e.stream === 'queue' && d.phase === 'waiting') {
+        const what = d.lane === 'session' ? 'another run on this session to finish' : 'a free run slot';
+        io.err(`agentdesk: waiting for ${what} (${Math.round(Number(d.waitedMs) / 1000)} s so far)\n`);
       }
     },
     result(r) {

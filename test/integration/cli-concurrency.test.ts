@@ -102,9 +102,12 @@ describe('processes sharing one home folder', () => {
     child.kill('SIGKILL');
     await child;
     const started = Date.now();
-    const next = await runCli(['agent', '--json', '--home', home, '--workspace', workspace, '--session', 'k', '--message', 'plain again'], { env });
+    const next = await runCli(['agent', '--home', home, '--workspace', workspace, '--session', 'k', '--message', 'plain again'], { env });
     expect(next.exitCode).toBe(0);
     expect(Date.now() - started).toBeLessThan(25_000); // the dead holder's lock was taken over (stale after 10 s)
+    // The wait (over 2 s) was reported while it lasted.
+    expect(next.stderr).toMatch(/agentdesk: waiting for another run on this session to finish \(\d+ s so far\)/);
+    expect(next.stdout).toBe('fine');
     expect(conversation(fake.requests.at(-1)!)).toEqual([
       ['user', 'hang'],
       ['assistant', '(no reply: the run ended before answering)'],
