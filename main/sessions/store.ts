@@ -109,6 +109,9 @@ export class SessionStore {
   /** The entry of `sessionKey`, created (with a new id and an empty transcript) if it does not exist. */
   async resolve(sessionKey: string, init: { model?: string; parentSessionKey?: string } = {}): Promise<SessionEntry> {
     validateSessionKey(sessionKey);
+    // Most calls find the session: a lock-free read first keeps them off the cross-process index lock.
+    const known = await this.index.get(sessionKey);
+    if (known) return known;
     const entry = await this.index.mutate((entries, skipWrite) => {
       const existing = entries.get(sessionKey);
       if (existing) {
@@ -308,7 +311,9 @@ export class SessionStore {
     return (await this.index.all()).find((e) => e.sessionId === sessionId);
   }
 
-  private setAutoTitle(sessionId: string, text: string): Promise<void> {
+  private async setAutoTitle(sessionId: string, text: string): Promise<void> {
+    const current = (await this.index.all()).find((x) => x.sessionId === sessionId);
+    if (!current || current.title !== '') return; // titled already (checked again under the lock below)
     return this.index.mutate((entries, skipWrite) => {
       const e = [...entries.values()].find((x) => x.sessionId === sessionId);
       if (!e || e.title !== '') return skipWrite();

@@ -98,6 +98,20 @@ describe('queue modes', () => {
     expect((await wait(gw, a.runId)).status).toBe('ok');
   });
 
+  it('collect caps a merged turn at 20 messages; the rest start the next merged turn', async () => {
+    const { gw } = await open({ queueMode: 'collect' });
+    anthropic.enqueue(slow('busy'), { text: 'first 20' }, { text: 'the rest' });
+    await gw.request('agent', { message: 'start' });
+    const accepted = [];
+    for (let i = 1; i <= 22; i++) accepted.push(await gw.request('agent', { message: `m${i}` }));
+    const results = await Promise.all(accepted.map((a) => wait(gw, a.runId)));
+    expect(results.every((r) => r.status === 'ok')).toBe(true);
+    expect(anthropic.requests).toHaveLength(3);
+    const merged = (i: number) => conversation(anthropic.requests[i]!).filter(([r]) => r === 'user').at(-1)![1];
+    expect(merged(1)).toBe(Array.from({ length: 20 }, (_, i) => `m${i + 1}`).join('\n\n'));
+    expect(merged(2)).toBe('m21\n\nm22');
+  });
+
   it('collect waits for the debounce after the last merged message before it starts', async () => {
     const { gw, events } = await open({ queueMode: 'collect' });
     anthropic.enqueue({ text: 'quick' }, { text: 'merged' });
