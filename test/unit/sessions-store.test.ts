@@ -112,6 +112,8 @@ describe('SessionStore.append (E13)', () => {
       return (await w.load()).length;
     });
     const other = store.append(sessionId, user('other writer'));
+    // Wait (however slow the machine) until step 1 is on disk; the other writer must still be held off.
+    for (let i = 0; i < 200 && texts(await store.loadMessages(sessionId)).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 20));
     expect(texts(await store.loadMessages(sessionId))).toEqual(['step 1']); // reads take no lock
     release();
