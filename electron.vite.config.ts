@@ -9,7 +9,9 @@ export default defineConfig({
       outDir: 'out/main',
       // Bundled (tree-shaken) instead of loaded from node_modules at run time: the `zod` package entry pulls in
       // every locale and the whole classic API (~15 MB RSS, most of the CLI's start-up gap to a bare SDK script).
-      externalizeDeps: { exclude: ['zod'] },
+      // keytar (an optional dependency, a native module) must stay external: bundled, its .node binding is wrapped
+      // in an ES namespace and every keychain call fails ("keytar.findCredentials is not a function").
+      externalizeDeps: { exclude: ['zod'], include: ['keytar'] },
       rollupOptions: {
         input: {
           index: resolve('main/shell/index.ts'), // Electron app (the only bundle that imports 'electron')
