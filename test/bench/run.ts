@@ -11,13 +11,24 @@
  *    its own data folder, through a freshly created gateway (index and transcript read and validated from disk;
  *    median of 5 in this process), vs their goals.
  *
+ * 4. 200 runs over 50 sessions (4 messages each, sent at once) through the lanes of one gateway: throughput, the
+ *    highest number of runs executing at once (lifecycle start → end) vs the bound `agent.maxConcurrent` (4), and
+ *    whether every session's runs started in the order they were sent and its transcript keeps that order.
+ * 5. A soak: 1 000 runs with a tool call each (`exec echo`, a child process per run) in one gateway process. RSS
+ *    after a full GC at run 1 000 vs at run 100 (goal: growth under 10 %); the active handles
+ *    (process.getActiveResourcesInfo: timers, sockets, child processes) at run 100 vs run 1 000, and after
+ *    `close()` vs before the gateway existed.
+ *
  * The fake servers run in child processes (test/fake/serve.ts), so their CPU is not counted in item 2.
- * BENCH_RUNS (default 9) sets the number of pairs in item 1; BENCH_CPU_RUNS (default 5) those of item 2.
+ * BENCH_RUNS (default 9) sets the number of pairs in item 1; BENCH_CPU_RUNS (default 5) those of item 2; BENCH_SOAK_RUNS
+ * (default 1 000) the soak's runs; BENCH_ONLY=cli,cpu,sessions,lanes,soak picks rows.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Anthropic from '@anthropic-ai/sdk';
@@ -31,12 +42,20 @@ const CPU_RUNS = Number(process.env.BENCH_CPU_RUNS ?? 5);
 const DELTAS = 100_000;
 const SESSION_MESSAGES = 10_000;
 const SESSIONS = 10_000;
+const LANE_RUNS = 200;
+const LANE_SESSIONS = 50;
+const MAX_CONCURRENT = 4;
+const SOAK_RUNS = Number(process.env.BENCH_SOAK_RUNS ?? 1000);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+
+/** A full GC (the flag is set at run time, so `npm run bench` needs no node option). */
+setFlagsFromString('--expose-gc');
+const fullGc = runInNewContext('gc') as () => void;
 
 /** Starts test/fake/serve.ts in a child process; resolves with its base URL. */
 function startServer(args: string[]): Promise<{ baseUrl: string; child: ChildProcess }> {
@@ -67,13 +86,14 @@ function timeV(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ w
   });
 }
 
-async function benchHome(baseUrl: string): Promise<string> {
+async function benchHome(baseUrl: string, agent?: Record<string, unknown>): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), 'agentdesk-bench-'));
   await writeFile(
     join(home, 'config.json'),
     JSON.stringify({
       providers: { fake: { api: 'anthropic', baseUrl, models: [{ id: 'bench', maxTokens: 4096 }] } },
       authProfiles: [{ id: 'fake:bench', provider: 'fake', apiKeyEnv: 'BENCH_KEY' }],
+      ...(agent ? { agent: { model: { primary: 'fake/bench' }, ...agent } } : {}),
     }),
   );
   return home;
@@ -235,6 +255,129 @@ async function sessionsRows(): Promise<Row[]> {
   ];
 }
 
+type Gateway = Awaited<ReturnType<typeof createAppGateway>>;
+
+/** Waits for many runs at once; every one must end ok. */
+async function waitAll(gateway: Gateway, runIds: string[]): Promise<void> {
+  const waited = await Promise.all(runIds.map((runId) => gateway.request('agent.wait', { runId, timeoutMs: 300_000 })));
+  const bad = waited.filter((w) => w.status !== 'ok');
+  if (bad.length > 0) throw new Error(`${bad.length} runs did not end ok: ${JSON.stringify(bad[0])}`);
+}
+
+async function lanesRow(baseUrl: string): Promise<Row> {
+  const home = await benchHome(baseUrl, { maxConcurrent: MAX_CONCURRENT, queueMode: 'followup' });
+  const gateway = await createAppGateway({ home, workspace: home, env: { BENCH_KEY: 'sk-ant-bench' } });
+  let active = 0;
+  let peak = 0;
+  const started: string[] = [];
+  gateway.onEvent((e) => {
+    if (e.stream !== 'lifecycle') return;
+    const phase = (e.data as { phase: string }).phase;
+    if (phase === 'start') {
+      peak = Math.max(peak, ++active);
+      started.push(e.runId);
+    } else active--;
+  });
+  const sent = new Map<string, { runId: string; message: string }[]>();
+  const t = performance.now();
+  const perSession = LANE_RUNS / LANE_SESSIONS;
+  for (let m = 0; m < perSession; m++) {
+    for (let s = 0; s < LANE_SESSIONS; s++) {
+      const sessionKey = `lane-${s}`;
+      const message = `session ${s} message ${m}`;
+      const { runId } = await gateway.request('agent', { message, sessionKey });
+      sent.set(sessionKey, [...(sent.get(sessionKey) ?? []), { runId, message }]);
+    }
+  }
+  await waitAll(gateway, [...sent.values()].flat().map((r) => r.runId));
+  const seconds = (performance.now() - t) / 1000;
+  let ordered = started.length === LANE_RUNS;
+  for (const [sessionKey, runs] of sent) {
+    const startOrder = started.filter((id) => runs.some((r) => r.runId === id));
+    if (JSON.stringify(startOrder) !== JSON.stringify(runs.map((r) => r.runId))) ordered = false;
+    const history = await gateway.request('sessions.history', { sessionKey });
+    const users = history.filter((h) => h.role === 'user').map((h) => JSON.stringify(h));
+    if (runs.some((r, i) => !users[i]?.includes(r.message))) ordered = false;
+  }
+  await gateway.close();
+  await rm(home, { recursive: true, force: true });
+  return {
+    what: `${LANE_RUNS} runs over ${LANE_SESSIONS} sessions (lanes)`,
+    ours: `${(LANE_RUNS / seconds).toFixed(0)} runs/s, at most ${peak} at once, order ${ordered ? 'kept' : 'BROKEN'}`,
+    yardstick: `bound ${MAX_CONCURRENT}`,
+    ratio: peak / MAX_CONCURRENT,
+    goal: '≤ 1, order kept',
+    ok: peak <= MAX_CONCURRENT && ordered,
+  };
+}
+
+/** Active handles by type (timers, sockets, child processes, …); in-flight requests (fs, close, write) are skipped. */
+function handles(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of process.getActiveResourcesInfo()) if (!/Req|^WriteWrap$|^ShutdownWrap$/.test(r)) out[r] = (out[r] ?? 0) + 1;
+  return out;
+}
+const handleDiff = (a: Record<string, number>, b: Record<string, number>): string[] =>
+  [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => (a[k] ?? 0) !== (b[k] ?? 0)).map((k) => `${k} ${a[k] ?? 0}→${b[k] ?? 0}`);
+
+async function settledRss(): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    fullGc();
+    await new Promise((r) => setImmediate(r));
+  }
+  return process.memoryUsage().rss;
+}
+
+/** Polls until the handles equal `want` (keep-alive sockets close on their own timer); returns what still differs. */
+async function handlesSettle(want: Record<string, number>, ms: number): Promise<string[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const diff = handleDiff(want, handles());
+    if (diff.length === 0 || Date.now() > until) return diff;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function soakRow(baseUrl: string): Promise<Row> {
+  const home = await benchHome(baseUrl, {});
+  const before = handles();
+  const gateway = await createAppGateway({ home, workspace: home, env: { BENCH_KEY: 'sk-ant-bench', PATH: process.env.PATH ?? '' } });
+  let toolEnds = 0;
+  gateway.onEvent((e) => {
+    if (e.stream === 'tool' && (e.data as { phase: string }).phase === 'end') toolEnds++;
+  });
+  let rss100 = 0;
+  let handles100: Record<string, number> = {};
+  const t = performance.now();
+  for (let i = 1; i <= SOAK_RUNS; i++) {
+    // A few sessions in turn, so transcripts grow like a day of use rather than one endless session.
+    const { runId } = await gateway.request('agent', { message: `soak ${i}`, sessionKey: `soak-${i % 10}` });
+    await waitAll(gateway, [runId]);
+    if (i === 100) {
+      rss100 = await settledRss();
+      handles100 = handles();
+    }
+  }
+  const seconds = (performance.now() - t) / 1000;
+  const rssEnd = await settledRss();
+  const during = handleDiff(handles100, handles());
+  await gateway.close();
+  const after = await handlesSettle(before, 10_000);
+  await rm(home, { recursive: true, force: true });
+  if (toolEnds !== SOAK_RUNS) throw new Error(`soak: ${toolEnds} tool calls for ${SOAK_RUNS} runs`);
+  const growth = rssEnd / rss100;
+  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
+  const leaks = [...during.map((d) => `run 100→${SOAK_RUNS}: ${d}`), ...after.map((d) => `after close: ${d}`)];
+  return {
+    what: `soak: ${SOAK_RUNS.toLocaleString('en')} runs with a tool call (exec) each, RSS`,
+    ours: `${mb(rssEnd)} at run ${SOAK_RUNS.toLocaleString('en')}, ${(SOAK_RUNS / seconds).toFixed(0)} runs/s, leaked handles: ${leaks.length ? leaks.join(', ') : 'none'}`,
+    yardstick: `${mb(rss100)} at run 100`,
+    ratio: growth,
+    goal: '< 1.10×, no leaks',
+    ok: growth < 1.1 && leaks.length === 0,
+  };
+}
+
 function printTable(rows: Row[]): void {
   const head = ['measure', 'agentdesk', 'yardstick', 'ratio', 'goal', ''];
   const cells = rows.map((r) => [r.what, r.ours, r.yardstick, `${r.ratio.toFixed(2)}×`, r.goal, r.ok ? 'ok' : 'MISSED']);
@@ -248,19 +391,28 @@ function printTable(rows: Row[]): void {
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'out/main/cli.js'))) execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const reply = 'The quick brown fox jumps over the lazy dog. '.repeat(200); // 9 000 chars in 750 deltas
-  const [turn, stream] = await Promise.all([
+  const [turn, stream, lanes, soak] = await Promise.all([
     startServer(['--text', reply, '--chunk', '12']),
     startServer(['--text-repeat', String(DELTAS), '--chunk', '1']),
+    startServer(['--text', 'A short answer for the lanes.', '--chunk', '6', '--delay', '5']),
+    startServer(['--scenario', 'tool-loop', '--tool', 'exec', '--args', '{"command":"echo soak"}', '--final', 'Done.']),
   ]);
   const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
   const loadBefore = load();
   try {
-    const rows = [...(await cliTurn(turn.baseUrl)), await deltasCpu(stream.baseUrl), ...(await sessionsRows())];
+    const only = process.env.BENCH_ONLY?.split(',');
+    const want = (name: string) => !only || only.includes(name);
+    const rows = [
+      ...(want('cli') ? await cliTurn(turn.baseUrl) : []),
+      ...(want('cpu') ? [await deltasCpu(stream.baseUrl)] : []),
+      ...(want('sessions') ? await sessionsRows() : []),
+      ...(want('lanes') ? [await lanesRow(lanes.baseUrl)] : []),
+      ...(want('soak') ? [await soakRow(soak.baseUrl)] : []),
+    ];
     console.log(`\nnpm run bench — ${new Date().toISOString()}, node ${process.version}, load average ${loadBefore} → ${load()}\n`);
     printTable(rows);
   } finally {
-    turn.child.kill();
-    stream.child.kill();
+    for (const server of [turn, stream, lanes, soak]) server.child.kill();
   }
 }
 
