@@ -38,6 +38,8 @@ interface FaultRow {
   end: End;
   /** ok rows: the recovery, as `reason→action` of one retry notice; error rows: the run's one-line error. */
   seen: RegExp;
+  /** Only one key for the provider (default: two). */
+  oneKey?: true;
 }
 
 const FAULTS: FaultRow[] = [
@@ -48,13 +50,15 @@ const FAULTS: FaultRow[] = [
   { fault: '500 server error', turn: { fault: { kind: 'server_error' } }, end: 'ok', seen: /^server_error→backoff$/ },
   { fault: '401 key rejected', turn: { fault: { kind: 'auth' } }, end: 'ok', seen: /^auth→rotate$/ },
   { fault: '402 billing', turn: { fault: { kind: 'billing' } }, end: 'ok', seen: /^billing→rotate$/ },
-  { fault: '400 context overflow', turn: { fault: { kind: 'context_overflow' } }, end: 'error', seen: /^The conversation is too long for the model's context window \(400\): / },
+  { fault: '400 context overflow', turn: { fault: { kind: 'context_overflow' } }, end: 'ok', seen: /^context_overflow→compact$/ },
   { fault: 'connection reset', turn: { fault: { kind: 'reset' } }, end: 'ok', seen: /^timeout→backoff$/ },
   { fault: 'hang before headers', turn: { fault: { kind: 'hang' } }, end: 'ok', seen: /^timeout→backoff$/ },
   { fault: 'stall mid-stream', turn: { ...STREAMED, fault: { kind: 'stall', afterEvents: 4 } }, end: 'ok', seen: /^timeout→backoff$/ },
   { fault: 'drop mid-stream', turn: { ...STREAMED, fault: { kind: 'drop', afterEvents: 4 } }, end: 'ok', seen: /^timeout→backoff$/ },
   { fault: 'EOF without stop', turn: { ...STREAMED, fault: { kind: 'eof', afterEvents: 4 } }, end: 'ok', seen: /^timeout→backoff$/ },
   { fault: 'mid-stream error event', turn: { ...STREAMED, fault: { kind: 'stream_error', afterEvents: 4 } }, end: 'ok', seen: /^(overloaded|server_error)→backoff$/ },
+  { fault: '401 with no second key', turn: { fault: { kind: 'auth' } }, end: 'error', seen: /^(Anthropic|OpenAI) rejected the API key \(401\): /, oneKey: true },
+  { fault: '402 with no second key', turn: { fault: { kind: 'billing' } }, end: 'error', seen: /^(Anthropic|OpenAI) billing or quota problem \((402|429)\): /, oneKey: true },
   { fault: 'invalid tool JSON', turn: { toolCalls: [{ name: 'list', arguments: '{"path": ]]' }] }, end: 'ok', seen: /^$/ },
 ];
 
@@ -99,7 +103,7 @@ describe.concurrent('fault matrix: fault × API × when → documented end state
       providers: { fp: { api: row.api, baseUrl: fake.baseUrl, timeoutSeconds: IDLE_SECONDS, models: [{ id: row.model }] } },
       authProfiles: [
         { id: 'fp:a', provider: 'fp', apiKeyEnv: 'FM_KEY_A' },
-        { id: 'fp:b', provider: 'fp', apiKeyEnv: 'FM_KEY_B' },
+        ...(row.oneKey ? [] : [{ id: 'fp:b', provider: 'fp', apiKeyEnv: 'FM_KEY_B' }]),
       ],
       agent: { model: { primary: `fp/${row.model}` }, timeoutSeconds: 20 },
     });
@@ -112,7 +116,7 @@ describe.concurrent('fault matrix: fault × API × when → documented end state
       if (i === faultAt) return row.turn;
       return { text: 'Recovered answer.' };
     });
-    const gw = await createAppGateway({ home, workspace, env: { FM_KEY_A: KEY_A, FM_KEY_B: KEY_B }, random: () => 0 });
+    let gw = await createAppGateway({ home, workspace, env: { FM_KEY_A: KEY_A, FM_KEY_B: KEY_B }, random: () => 0 });
     try {
       const events: AgentEvent[] = [];
       gw.onEvent((e) => events.push(e));
@@ -163,6 +167,11 @@ describe.concurrent('fault matrix: fault × API × when → documented end state
       expect((await fresh.list()).map((s) => s.sessionId)).toContain(sessionId);
 
       // 4. replay: a follow-up turn sends the stored history; every request the app sent pairs on the wire
+      if (row.oneKey) {
+        // The only key cools after a 401/402: the person replaces it and opens the app again.
+        await gw.close();
+        gw = await createAppGateway({ home, workspace, env: { FM_KEY_A: `${KEY_A}-new` }, random: () => 0 });
+      }
       const next = await gw.request('agent', { message: 'and again' });
       expect(next.sessionId).toBe(sessionId);
       expect((await gw.request('agent.wait', { runId: next.runId, timeoutMs: 30_000 })).status).toBe('ok');
