@@ -28,6 +28,7 @@ import { SessionStore } from '../../main/sessions/store.js';
 import { MISSING_TOOL_RESULT_TEXT } from '../../main/engine/attempt/pairing.js';
 import { startFakeAnthropic, trailingToolResults, type FakeProvider, type FakeTurn, type RecordedRequest } from '../fake/index.js';
 import { cleanEnv, ensureBuilt, ROOT, tempDir, writeConfig } from '../support/cli.js';
+import { mulberry32 } from '../support/prng.js';
 import { wirePairingProblems } from '../support/wire-pairing.js';
 
 const SLOW = process.env.AGENTDESK_SLOW_TESTS === '1';
@@ -36,18 +37,6 @@ const SEED = Number(process.env.AGENTDESK_CRASH_SEED ?? Math.floor(Math.random()
 const PARALLEL = 4;
 const KEY = 'sk-ant-crash-test-000000001';
 const BIN = join(ROOT, 'bin', 'agentdesk.mjs');
-
-/** mulberry32: a small seeded PRNG, so a failing seed replays the same kill points. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const contentFor = (session: string) => `notes of ${session}\n`.repeat(40);
 const lastUserText = (req: RecordedRequest): string => {
@@ -132,7 +121,7 @@ function phaseOf(raw: string | undefined): Phase {
 describe('crash safety: SIGKILL at random points of CLI runs', () => {
   it(`${KILLS} kills (seed printed; AGENTDESK_CRASH_SEED replays), then the home opens and every session goes on`, async () => {
     console.log(`crash-safety: seed ${SEED}, ${KILLS} kills (replay: AGENTDESK_CRASH_SEED=${SEED} AGENTDESK_CRASH_KILLS=${KILLS})`);
-    const random = prng(SEED);
+    const random = mulberry32(SEED);
     const calibration = await cliRun('crash-calibration');
     expect(calibration.killed).toBe(false);
     const total = calibration.lines;

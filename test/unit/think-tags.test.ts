@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../support/prng.js';
 import { createThinkTagFilter, stripThinkTags, type ThinkSplit } from '../../main/engine/stream/think-tags.js';
 
 /** Feeds `chunks` through one filter and concatenates every output, flush included. */
@@ -10,17 +11,6 @@ function feed(chunks: string[]): ThinkSplit & { parts: ThinkSplit[] } {
     text: parts.map((p) => p.text).join(''),
     thinking: parts.map((p) => p.thinking).join(''),
     parts,
-  };
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
