@@ -97,9 +97,9 @@ function cliRun(session: string, kill?: { atLine: number; jitterMs: number }): P
   });
 }
 
-type Phase = 'before transcript' | 'user only' | 'tool call' | 'tool result' | 'answered';
+type Phase = 'no message yet' | 'user only' | 'tool call' | 'tool result' | 'answered';
 function phaseOf(raw: string | undefined): Phase {
-  if (raw === undefined) return 'before transcript';
+  if (raw === undefined) return 'no message yet'; // killed before the session or its transcript existed
   const roles = raw
     .split('\n')
     .filter(Boolean)
@@ -112,7 +112,8 @@ function phaseOf(raw: string | undefined): Phase {
       }
     });
   const last = roles.at(-1);
-  if (last === undefined || last === 'user') return 'user only';
+  if (last === undefined) return 'no message yet'; // the transcript header only
+  if (last === 'user') return 'user only';
   if (last === 'assistant:toolUse') return 'tool call';
   if (last === 'toolResult') return 'tool result';
   return 'answered';
@@ -194,9 +195,9 @@ describe('crash safety: SIGKILL at random points of CLI runs', () => {
         expect(wirePairingProblems('anthropic', first!.body), session).toEqual([]);
         const sent = JSON.stringify(first!.body.messages);
         // the killed run's message is kept once the process had written it
-        if (before.phase !== 'before transcript') expect(sent, session).toContain(`Please write the notes. (session ${session})`);
+        if (before.phase !== 'no message yet') expect(sent, session).toContain(`Please write the notes. (session ${session})`);
         if (before.phase === 'tool call') expect(sent, session).toContain(MISSING_TOOL_RESULT_TEXT);
-        if (before.phase !== 'answered' && before.phase !== 'before transcript') expect(sent, session).toContain('(no reply: the run ended before answering)');
+        if (before.phase !== 'answered' && before.phase !== 'no message yet') expect(sent, session).toContain('(no reply: the run ended before answering)');
 
         // no ghost turn in what the person sees
         const history = (await gateway.request('sessions.history', { sessionKey: session })) as { role: string; text?: string; content?: unknown }[];
