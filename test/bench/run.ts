@@ -93,7 +93,7 @@ async function benchHome(baseUrl: string, agent?: Record<string, unknown>): Prom
     JSON.stringify({
       providers: { fake: { api: 'anthropic', baseUrl, models: [{ id: 'bench', maxTokens: 4096 }] } },
       authProfiles: [{ id: 'fake:bench', provider: 'fake', apiKeyEnv: 'BENCH_KEY' }],
-      ...(agent ? { agent: { model: { primary: 'fake/bench' }, ...agent } } : {}),
+      ...(agent ? { agent: { model: { primary: 'fake/bench' }, approvals: { mode: 'auto' }, ...agent } } : {}),
     }),
   );
   return home;

@@ -68,7 +68,7 @@ beforeAll(async () => {
   await writeConfig(home, {
     providers: { fake: { api: 'anthropic', baseUrl: fake.baseUrl, timeoutSeconds: 10, models: [{ id: 'claude-fake' }] } },
     authProfiles: [{ id: 'fake:main', provider: 'fake', apiKeyEnv: 'CRASH_KEY' }],
-    agent: { model: { primary: 'fake/claude-fake' } },
+    agent: { model: { primary: 'fake/claude-fake' }, approvals: { mode: 'auto' } }, // the write tool runs without asking
   });
 }, 120_000);
 afterAll(async () => fake?.close());
