@@ -121,11 +121,22 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // E9: skills from the workspace and <home>/skills, bodies loaded on demand with load_skill.
   const skills = SkillCatalog.for({ workspace, home: opts.home });
   // T2: exec's OS sandbox (the app's data folder hidden) and the configured keys kept from commands.
-  const sandbox = { enabled: config.agent.sandbox, network: config.agent.network, hide: [opts.home] };
+  // Read live: a settings change (reconfigure below) applies to the next command without rebuilding the tools.
+  const sandbox = {
+    get enabled() {
+      return config.agent.sandbox;
+    },
+    get network() {
+      return config.agent.network;
+    },
+    hide: [opts.home],
+  };
   const tools = [...createWorkspaceTools({ sandbox, secrets: () => configuredSecrets(config, env, secrets) }), skills.tool()];
   // T3: the approval gate every tool call passes (tool-lifecycle), answered through approvals.respond.
   const approvals = new ApprovalBroker({
-    config: config.agent.approvals,
+    get config() {
+      return config.agent.approvals; // live, like the sandbox: Settings' approval default applies to the next call
+    },
     modeOverride: opts.approvalMode,
     sandboxed: async () => (await execSandboxStatus(sandbox)).kind !== 'none',
   });

@@ -2,7 +2,8 @@
  * The config the engine runs with = config.json (headless use) overlaid with what the person chose in Settings.
  *
  * Precedence, strongest first: command-line flags / request params › settings.json › config.json › built-in defaults.
- * - `defaults.*` replace the matching `agent.*` values (model.primary, thinking, queueMode, sandbox, timeoutSeconds).
+ * - `defaults.*` replace the matching `agent.*` values (model.primary, thinking, queueMode, sandbox, timeoutSeconds,
+ *   approval → approvals.mode).
  * - `workspace` replaces `agent.workspace`.
  * - Endpoints added in Settings join `providers`; a provider of the same name in config.json wins (it is explicit
  *   headless configuration and may carry fields Settings does not edit).
@@ -32,6 +33,7 @@ export function applySettings(config: AppConfig, settings: Settings): AppConfig 
       ...(d.thinking ? { thinking: d.thinking } : {}),
       ...(d.queueMode ? { queueMode: d.queueMode } : {}),
       ...(d.sandbox !== undefined ? { sandbox: d.sandbox } : {}),
+      ...(d.approval ? { approvals: { ...config.agent.approvals, mode: d.approval } } : {}),
       ...(d.timeoutSeconds ? { timeoutSeconds: d.timeoutSeconds } : {}),
       ...(settings.workspace ? { workspace: settings.workspace } : {}),
     },

@@ -144,6 +144,24 @@ describe('settings', () => {
     expect(gw.config.agent.timeoutSeconds).toBe(90);
   });
 
+  it('the approval default and the sandbox switch apply to the next tool call of the same gateway', async () => {
+    const { gw, workspace } = await open();
+    await gw.request('auth.add', { provider: 'fake', label: 'k', key: KEY });
+    await gw.request('settings.update', { defaults: { approval: 'deny' } });
+    fake.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'denied.txt', content: 'x' } }] }, { text: 'ok, not written' });
+    const denied = await gw.request('agent', { message: 'write it', sessionKey: 'appr', model: 'fake/m1' });
+    expect((await gw.request('agent.wait', { runId: denied.runId })).status).toBe('ok');
+    await expect(readFile(join(workspace, 'denied.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toMatch(/refused|denied|deny/i);
+
+    await gw.request('settings.update', { defaults: { approval: 'auto', sandbox: false } });
+    expect(gw.config.agent.sandbox).toBe(false);
+    fake.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'allowed.txt', content: 'y' } }] }, { text: 'written' });
+    const allowed = await gw.request('agent', { message: 'write it', sessionKey: 'appr', model: 'fake/m1' });
+    expect((await gw.request('agent.wait', { runId: allowed.runId })).status).toBe('ok');
+    expect(await readFile(join(workspace, 'allowed.txt'), 'utf8')).toBe('y');
+  });
+
   it('workspace: a validated path; recent folders, newest first', async () => {
     const { gw, workspace } = await open();
     const a = await tempDir('gset-a');

@@ -87,10 +87,18 @@ describe('applySettings: flags › settings › config.json › defaults', () =>
 
   it.each([
     ['nothing chosen keeps config.json', {}, { primary: 'local/m', thinking: 'high', timeoutSeconds: 100, sandbox: true }],
-    ['defaults win over config.json', { defaults: { model: 'demo/agent', thinking: 'off', timeoutSeconds: 30, sandbox: false } }, { primary: 'demo/agent', thinking: 'off', timeoutSeconds: 30, sandbox: false }],
+    ['defaults win over config.json', { defaults: { model: 'demo/agent', thinking: 'off', timeoutSeconds: 30, sandbox: false, approval: 'deny' } }, { primary: 'demo/agent', thinking: 'off', timeoutSeconds: 30, sandbox: false, approval: 'deny' }],
   ])('%s', (_n, settings, expected) => {
     const c = applySettings(base, s(settings));
-    expect({ primary: c.agent.model.primary, thinking: c.agent.thinking, timeoutSeconds: c.agent.timeoutSeconds, sandbox: c.agent.sandbox }).toEqual(expected);
+    expect({ primary: c.agent.model.primary, thinking: c.agent.thinking, timeoutSeconds: c.agent.timeoutSeconds, sandbox: c.agent.sandbox, approval: c.agent.approvals.mode }).toEqual(
+      { approval: 'ask', ...expected },
+    );
+  });
+
+  it('the approval default keeps the per-tool lists of config.json', () => {
+    const withLists = configSchema.parse({ agent: { approvals: { mode: 'ask', allowTools: ['write'], denyCommands: ['rm'] } } });
+    const c = applySettings(withLists, s({ defaults: { approval: 'auto' } }));
+    expect(c.agent.approvals).toMatchObject({ mode: 'auto', allowTools: ['write'], denyCommands: ['rm'] });
   });
 
   it('Settings profiles come first in their order, then the config.json ones not listed', () => {
