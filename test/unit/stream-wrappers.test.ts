@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AssistantBlock, AssistantMessage } from '../../main/engine/messages.js';
 import type { ProviderEvent, StreamFn, StreamRequest } from '../../main/providers/types.js';
-import { composeLayers, wrapStreamFn } from '../../main/engine/stream/wrappers/index.js';
+import { composeLayers, wrapStreamFn, type StreamLayer } from '../../main/engine/stream/wrappers/index.js';
+import { eventLayer } from '../../main/engine/stream/wrappers/layer.js';
 import { judgeToolCall, sanitizeToolCallsLayer } from '../../main/engine/stream/wrappers/sanitize-tool-calls.js';
 import {
   couldBeTextToolCall,
@@ -221,5 +222,26 @@ describe('layer order (E9: sanitise → promote → trim)', () => {
       [INVALID_TOOL_NAME, false],
       ['read', true],
     ]);
+  });
+});
+
+describe('composeLayers: a row of event layers runs fused in one generator', () => {
+  const expand = (tag: string): StreamLayer =>
+    eventLayer(() => (e) => (e.type === 'text_delta' ? [{ ...e, delta: `${e.delta}${tag}` }, { ...e, delta: tag }] : [e]));
+  const drop = eventLayer(() => (e) => (e.type === 'text_delta' && e.delta === 'b' ? [] : [e]));
+  /** A plain (non-event) layer in the middle splits the row. */
+  const plain: StreamLayer = (next) =>
+    async function* (req) {
+      for await (const e of next(req)) yield e.type === 'text_delta' ? { ...e, delta: e.delta.toUpperCase() } : e;
+    };
+  const nested = (base: StreamFn, layers: StreamLayer[]): StreamFn => layers.reduce<StreamFn>((fn, layer) => layer(fn), base);
+
+  it.each([
+    ['event layers only', () => [expand('a'), drop, expand('c')]],
+    ['a plain layer between event layers', () => [expand('a'), plain, drop, expand('b')]],
+    ['the default pipeline', () => [textTransformsLayer([stripControlChars]), expand('x'), trimToolNamesLayer({ allowed })]],
+  ])('%s: same events as nesting the layers one by one', async (_name, layers) => {
+    const events = textMessage(['one', 'b', 'two\u0007']);
+    expect(await collect(composeLayers(source(events), layers()))).toEqual(await collect(nested(source(events), layers())));
   });
 });
