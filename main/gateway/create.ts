@@ -180,7 +180,15 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   };
   const active = new ActiveRuns();
   hub.on(active.onEvent);
-  const sessions = createSessionMethods({ store, runs, active, now, timers, checkModel: (ref) => void resolveModel(config, ref) });
+  const sessions = createSessionMethods({
+    store,
+    runs,
+    active,
+    now,
+    timers,
+    checkModel: (ref) => void resolveModel(config, ref),
+    onSessionEnd: (e) => void hooks.fire('session_end', e, { sessionKey: e.sessionKey, sessionId: e.sessionId }),
+  });
   await sessions.purgeLeftovers();
 
   const tryResolve = (ref: string): boolean => {

@@ -54,6 +54,7 @@ describe('gateway run setup', () => {
       hooks: {
         gateway_start: () => void seen.push('gateway_start'),
         session_start: (e) => void seen.push(`session_start:${e.sessionKey}`),
+        session_end: (e) => void seen.push(`session_end:${e.sessionKey}:${e.reason}`),
         before_agent_start: () => ({ modelOverride: 'ignored-because-the-new-hook-wins' }),
         before_model_resolve: (e) => {
           seen.push(`resolve:${e.provider}/${e.model}`);
@@ -70,7 +71,17 @@ describe('gateway run setup', () => {
     expect(result!.status).toBe('ok');
     expect(result!.meta.model).toBe('agent');
     expect(result!.payloads.at(-1)!.text.endsWith(' (sent)')).toBe(true);
+    await gw.request('sessions.reset', { sessionKey: 'k1' });
+    await gw.request('sessions.delete', { sessionKey: 'k1' });
     await gw.close();
-    expect(seen).toEqual(['gateway_start', 'session_start:k1', 'resolve:demo/agent', 'agent_end:ok', 'gateway_stop']);
+    expect(seen).toEqual([
+      'gateway_start',
+      'session_start:k1',
+      'resolve:demo/agent',
+      'agent_end:ok',
+      'session_end:k1:reset',
+      'session_end:k1:deleted',
+      'gateway_stop',
+    ]);
   });
 });

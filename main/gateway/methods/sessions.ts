@@ -54,6 +54,8 @@ export interface SessionMethodDeps {
   checkModel: (ref: string) => void;
   timers?: { setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (h: unknown) => void };
   undoWindowMs?: number;
+  /** E19 `session_end`: a chat was deleted or reset (its transcript ends here). */
+  onSessionEnd?: (event: { sessionKey: string; sessionId: string; reason: 'deleted' | 'reset' }) => void;
 }
 
 export function toSummary(s: SessionEntry): SessionSummary {
@@ -192,6 +194,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
         void purge(entry.sessionId);
       }, undoWindow);
       trash.set(p.sessionKey, { entry, timer });
+      deps.onSessionEnd?.({ sessionKey: p.sessionKey, sessionId: entry.sessionId, reason: 'deleted' });
       return { deleted: true, undoUntil: deps.now() + undoWindow };
     },
     async 'sessions.restore'(p) {
@@ -212,7 +215,10 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       if (active.sessionKeys().has(p.sessionKey)) {
         throw new GatewayError('bad_request', 'This chat has a run in progress: stop it before /reset.');
       }
-      return toSummary(await store.reset(p.sessionKey));
+      const before = await store.get(p.sessionKey);
+      const summary = toSummary(await store.reset(p.sessionKey));
+      if (before) deps.onSessionEnd?.({ sessionKey: p.sessionKey, sessionId: before.sessionId, reason: 'reset' });
+      return summary;
     },
     async 'sessions.search'(p) {
       const needle = p.query.trim().toLowerCase();
