@@ -7,19 +7,10 @@
  * → specific provider codes → HTTP status table → generic provider types → message patterns → unknown.
  * Rules follow research/openclaw-inventory.md §7 and wire-protocols.md §1.5–1.6, §2.3, §3, §5.
  */
+import type { FailoverReasonDto } from '../../preload/contract.js';
 
-export type FailoverReason =
-  | 'rate_limit'
-  | 'overloaded'
-  | 'billing'
-  | 'auth'
-  | 'timeout'
-  | 'context_overflow'
-  | 'format'
-  | 'model_not_found'
-  | 'server_error'
-  | 'aborted'
-  | 'unknown';
+/** The reasons are the contract's, so the UI and the CLI's --json output name them exactly as classified here. */
+export type FailoverReason = FailoverReasonDto;
 
 export interface ClassifiedError {
   reason: FailoverReason;
