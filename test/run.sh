@@ -12,7 +12,7 @@ if [ -z "${AGENTDESK_TEST_INNER:-}" ]; then
   npm run --silent build > /tmp/agentdesk-build.log 2>&1 || { cat /tmp/agentdesk-build.log; exit 1; }
   export AGENTDESK_TEST_INNER=1
   wrap=()
-  # A real keychain: a private D-Bus session with gnome-keyring unlocked (NOTES.md "keytar headless").
+  # A real keychain: a private D-Bus session with gnome-keyring unlocked.
   if command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
     XDG_DATA_HOME="$(mktemp -d)"
     export XDG_DATA_HOME

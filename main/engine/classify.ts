@@ -5,7 +5,7 @@
  *
  * Order of evidence: abort → our own named errors → context overflow (text, with false-positive exclusions)
  * → specific provider codes → HTTP status table → generic provider types → message patterns → unknown.
- * Rules follow research/openclaw-inventory.md §7 and wire-protocols.md §1.5–1.6, §2.3, §3, §5.
+ * Rules follow the providers' documented status codes, error types and messages (both SDKs, all three APIs).
  */
 import type { FailoverReasonDto } from '../../preload/contract.js';
 

@@ -1,5 +1,5 @@
 /**
- * Turns raw OpenAI Responses stream events (wire-protocols.md §3) into ProviderEvents:
+ * Turns raw OpenAI Responses stream events into ProviderEvents:
  * reasoning summaries (and raw reasoning text) → thinking with the item's id and encrypted content, output text
  * and refusals → text, function_call items → tool calls keyed by output_index. `response.completed` and
  * `response.incomplete` end the stream; `response.failed` and `error` events throw (openai 6.49 yields a flat

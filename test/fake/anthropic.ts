@@ -1,5 +1,5 @@
 /**
- * Anthropic Messages wire format (wire-protocols.md §1.2–1.6): named SSE events, `request-id` header,
+ * Anthropic Messages wire format: named SSE events, `request-id` header,
  * `{"type":"error","error":{…}}` bodies. Accepts `Authorization: Bearer` (SDK 1.x) and `x-api-key` (0.x).
  */
 import { anthropicHttpError, anthropicPlainError } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * Realistic HTTP error replies per API (wire-protocols.md §1.6, §2.3) for the HTTP-level faults.
+ * Realistic HTTP error replies per API for the HTTP-level faults.
  */
 import type { HttpFault, HttpReply, RecordedRequest } from './types.js';
 
@@ -144,7 +144,7 @@ export function openaiHttpError(fault: HttpFault, req: RecordedRequest | null, k
     ],
   };
   if (req?.path === '/v1/responses') {
-    // The Responses API words overflow differently and names `input` (wire-protocols.md §3).
+    // The Responses API words overflow differently and names `input`.
     table.context_overflow = [
       400,
       'invalid_request_error',

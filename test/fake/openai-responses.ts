@@ -1,5 +1,5 @@
 /**
- * OpenAI Responses wire format (wire-protocols.md §3), served by the fake OpenAI server at `POST /v1/responses`:
+ * OpenAI Responses wire format, served by the fake OpenAI server at `POST /v1/responses`:
  * named SSE events (`event:` equal to `data.type`) with a `sequence_number`; response.created → in_progress →
  * a reasoning item (summary deltas, encrypted_content when `include` asks for it) → a message item (output_text
  * deltas) → function_call items (argument deltas) → response.completed (or response.incomplete for `length`)

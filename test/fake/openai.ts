@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat Completions wire format (wire-protocols.md §2.1–2.3): data-only SSE chunks, role on the first
+ * OpenAI Chat Completions wire format: data-only SSE chunks, role on the first
  * delta, id/type/name on the first tool-call delta, a `choices:[]` usage chunk when
  * `stream_options.include_usage`, `[DONE]`, `x-request-id`, `{"error":{…}}` bodies.
  * The same server answers the Responses API at `/v1/responses` (openai-responses.ts).

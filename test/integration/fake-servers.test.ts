@@ -1,6 +1,6 @@
 /**
  * Drives both fake servers with the REAL SDKs (maxRetries 0): raw streaming and the strict helpers prove the
- * wire format; each fault must surface the way wire-protocols.md §5 says.
+ * wire format; each fault must surface the way the real SDKs surface it.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';

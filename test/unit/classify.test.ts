@@ -11,7 +11,7 @@ const statusErr = (status: number, message: string, props: Record<string, unknow
 
 describe('classifyError: reason table', () => {
   it.each<[string, unknown, FailoverReason]>([
-    // HTTP status table (openclaw-inventory §7)
+    // HTTP status table
     ['402 plain', statusErr(402, 'Payment Required'), 'billing'],
     ['402 with a daily limit text', statusErr(402, 'You have hit your daily limit'), 'rate_limit'],
     ['402 spend limit', statusErr(402, 'monthly spend limit reached'), 'rate_limit'],

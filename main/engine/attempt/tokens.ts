@@ -2,7 +2,7 @@
  * Offline token estimates for budget decisions (E10 preemptive compaction, context meter).
  *
  * Plain chars/4 is within ~10 % for English and code but undercounts JSON by ~37 %, random ids / base64
- * by ~45 % and CJK by 2–3× (wire-protocols §6, NOTES "Token estimates"). This estimator weighs character
+ * by ~45 % and CJK by 2–3× (measured against o200k/cl100k tokenizers). This estimator weighs character
  * classes instead, in one linear pass. Weights were fitted against o200k_base (js-tiktoken) on English
  * docs, TypeScript, bundled JS, package-lock JSON, tool-call JSON, base64/hex, Chinese, Japanese and
  * Vietnamese samples; most land within ±15 %:
