@@ -137,9 +137,14 @@ describe('chat view in Chromium', () => {
     await page.getByTestId('user-message').last().waitFor();
     const last = await page.getByTestId('user-message').last().textContent();
     const box = page.getByLabel('Message');
-    await box.focus();
-    await page.keyboard.press('ArrowUp');
-    expect(await box.inputValue()).toBe(last);
+    // The composer is disabled until the connection is up: focus can only land once it is enabled.
+    await expect
+      .poll(async () => {
+        await box.focus();
+        await page.keyboard.press('ArrowUp');
+        return box.inputValue();
+      }, { timeout: 10_000 })
+      .toBe(last);
     await box.fill('');
 
     await page.keyboard.press('Control+k');
