@@ -280,6 +280,10 @@ describe('chat view in Chromium', () => {
   it("the provider's overflow 400 shows a retry line and a compaction divider (tokens before → after)", async () => {
     const { page, problems } = await openPage();
     await ready(page);
+    // A chat of its own: the reopened chat may still hold an earlier test's run, and its turns would queue behind it.
+    await page.getByRole('button', { name: 'New chat', exact: true }).click();
+    await expect.poll(() => page.locator('[data-testid="user-message"], [data-testid="assistant-message"]').count()).toBe(0);
+    if ((await page.getByLabel('Model').inputValue()) !== 'fake/claude-fake') await page.getByLabel('Model').selectOption('fake/claude-fake');
     // The model claims 200k tokens; the server takes 7 000: only the provider's 400 tells, and the run compacts.
     fake.setContextWindow(7_000);
     fake.setDefault({ text: 'Noted. '.repeat(400) });
