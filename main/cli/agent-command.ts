@@ -11,6 +11,7 @@ import type { AppConfig } from '../engine/config/schema.js';
 import { openSettings, type SettingsStore } from '../settings/store.js';
 import { applySettings } from '../settings/effective.js';
 import { resolveModel, defaultModelRef } from '../engine/models.js';
+import { preloadProvider } from '../providers/registry.js';
 import type { AgentArgs } from './args.js';
 import { homeFrom } from './home.js';
 import { prepareHome } from './home-check.js';
@@ -42,7 +43,10 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
     throw new UsageError((err as Error).message);
   }
   try {
-    resolveModel(config, args.model ?? defaultModelRef(config, io.env));
+    const model = resolveModel(config, args.model ?? defaultModelRef(config, io.env));
+    // The model's SDK loads while the session, keys and prompt are prepared (it is most of a turn's start-up) —
+    // unless an existing session may remember another model.
+    if (args.model || !args.session) preloadProvider(model.api);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -19,10 +19,13 @@ const clients = new ClientCache<Anthropic>(
     new AnthropicClient!({ apiKey, ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 }),
 );
 
+/** Starts (once) loading the SDK; a run's first call awaits the same load. */
+export const loadAnthropicSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
+
 export const streamAnthropic: StreamFn = (req) => runProviderStream(req, (ctx) => anthropicBody(req, ctx));
 
 async function* anthropicBody(req: StreamRequest, ctx: StreamContext): AsyncGenerator<ProviderEvent, DoneReason> {
-  AnthropicClient ??= (await (sdk ??= import('@anthropic-ai/sdk'))).default;
+  AnthropicClient ??= (await loadAnthropicSdk()).default;
   const client = clients.get(req.model.baseUrl, req.apiKey);
   const params = toAnthropicParams(req);
   // Per-request headers (not client defaultHeaders) so the cached client serves every header set.

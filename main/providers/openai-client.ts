@@ -13,7 +13,10 @@ const clients = new ClientCache<OpenAI>(
     new OpenAIClient!({ apiKey: apiKey || 'none', ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 }),
 );
 
+/** Starts (once) loading the SDK; a run's first call awaits the same load. */
+export const loadOpenAISdk = () => (sdk ??= import('openai'));
+
 export async function openAIClient(baseUrl: string | undefined, apiKey: string): Promise<OpenAI> {
-  OpenAIClient ??= (await (sdk ??= import('openai'))).default;
+  OpenAIClient ??= (await loadOpenAISdk()).default;
   return clients.get(baseUrl, apiKey);
 }

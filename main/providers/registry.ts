@@ -1,7 +1,8 @@
 /** Which StreamFn serves each API kind. */
-import { streamAnthropic } from './anthropic.js';
+import { loadAnthropicSdk, streamAnthropic } from './anthropic.js';
 import { createDemoStream } from './demo.js';
 import { streamOpenAIChat } from './openai-chat.js';
+import { loadOpenAISdk } from './openai-client.js';
 import { streamOpenAIResponses } from './openai-responses.js';
 import { withThinkingFallback } from './thinking-fallback.js';
 import type { ApiKind, StreamFn } from './types.js';
@@ -23,4 +24,13 @@ export function streamFnFor(api: ApiKind): StreamFn {
     case 'demo':
       return demoStream;
   }
+}
+
+/**
+ * Starts loading the SDK `api` needs, so that its files are read while the run prepares (session, keys, prompt)
+ * instead of after. A failure here is ignored: the run's own call reports it.
+ */
+export function preloadProvider(api: ApiKind): void {
+  if (api === 'anthropic') loadAnthropicSdk().catch(() => undefined);
+  else if (api === 'openai-chat' || api === 'openai-responses') loadOpenAISdk().catch(() => undefined);
 }

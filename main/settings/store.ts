@@ -4,8 +4,15 @@
  * state in the file (`__internal__.migrations.version`).
  *
  * Problems become one-line SettingsErrors naming the file ("settings.json is not valid JSON: …"); the CLI exits 2.
+ *
+ * Start-up: conf (with ajv and its schema compilation) costs a CLI turn ~50 ms and ~18 MB before the first byte is
+ * sent, only to READ a file that is usually current. So a plain-Node store reads a current file (valid JSON, this
+ * version, passing the zod schema, which is the source of conf's JSON schema) directly, and opens conf only when it
+ * has to: the first write, a missing file (conf creates it), a file of another version (conf migrates it), or any
+ * problem (conf names it). The app's electron-store is opened at once, as before.
  */
-import Conf from 'conf';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { migrations, SETTINGS_VERSION } from './migrations.js';
 import { settingsJsonSchema, settingsSchema, type Settings } from './schema.js';
@@ -61,7 +68,30 @@ export function settingsStoreOptions(home: string): SettingsStoreOptions {
   };
 }
 
-const confFactory: ConfFactory = (opts) => new Conf(opts as unknown as ConstructorParameters<typeof Conf>[0]) as unknown as ConfLike;
+/** conf, loaded when first needed (a synchronous require of the ES module: Node ≥ 20.19). */
+const confFactory: ConfFactory = (opts) => {
+  const Conf = (createRequire(import.meta.url)('conf') as typeof import('conf')).default;
+  return new Conf(opts as unknown as ConstructorParameters<typeof Conf>[0]) as unknown as ConfLike;
+};
+
+/**
+ * The settings in `file` when it can be used as it is — valid JSON recorded at this version and valid for the
+ * schema — else undefined (conf then creates, migrates or names the problem).
+ */
+export function readCurrentSettings(file: string): Settings | undefined {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const internal = raw.__internal__ as { migrations?: { version?: unknown } } | undefined;
+  if (internal?.migrations?.version !== SETTINGS_VERSION) return undefined;
+  const { __internal__: _, ...rest } = raw;
+  const parsed = settingsSchema.safeParse(rest);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /** One line for a conf failure: bad JSON, a schema violation, an unreadable file. */
 export function describeSettingsFailure(err: unknown): string {
@@ -78,16 +108,35 @@ export function describeSettingsFailure(err: unknown): string {
 }
 
 export class SettingsStore {
+  private opened: ConfLike | undefined;
+
+  /** `conf`: the open store, or how to open it when first needed (then current files are read directly). */
   constructor(
-    private readonly conf: ConfLike,
+    private readonly conf: ConfLike | (() => ConfLike),
     readonly file: string,
-  ) {}
+  ) {
+    if (typeof conf !== 'function') this.opened = conf;
+  }
+
+  private store(): ConfLike {
+    if (this.opened) return this.opened;
+    try {
+      this.opened = (this.conf as () => ConfLike)();
+    } catch (err) {
+      throw new SettingsError(describeSettingsFailure(err), this.file);
+    }
+    return this.opened;
+  }
 
   /** The current settings (re-read from the file: another process may have changed it). */
   get(): Settings {
+    if (!this.opened) {
+      const current = readCurrentSettings(this.file);
+      if (current) return current;
+    }
     let raw: Record<string, unknown>;
     try {
-      raw = { ...this.conf.store };
+      raw = { ...this.store().store };
     } catch (err) {
       throw new SettingsError(describeSettingsFailure(err), this.file);
     }
@@ -107,10 +156,10 @@ export class SettingsStore {
     try {
       for (const key of Object.keys(next) as (keyof Settings)[]) {
         if (JSON.stringify(next[key]) === JSON.stringify(before[key])) continue;
-        if (next[key] === undefined) this.conf.delete(key);
-        else this.conf.set(key, next[key]);
+        if (next[key] === undefined) this.store().delete(key);
+        else this.store().set(key, next[key]);
       }
-      for (const key of Object.keys(before) as (keyof Settings)[]) if (!(key in next) && before[key] !== undefined) this.conf.delete(key);
+      for (const key of Object.keys(before) as (keyof Settings)[]) if (!(key in next) && before[key] !== undefined) this.store().delete(key);
     } catch (err) {
       throw new SettingsError(describeSettingsFailure(err), this.file);
     }
@@ -118,11 +167,19 @@ export class SettingsStore {
   }
 }
 
-/** Opens (creating and migrating as needed) the settings of `home`. */
-export function openSettings(home: string, factory: ConfFactory = confFactory): SettingsStore {
+/**
+ * Opens (creating and migrating as needed) the settings of `home`. With the default (conf) factory a current file
+ * is only read, and conf is opened at the first write; a given factory (the app's electron-store) opens at once.
+ */
+export function openSettings(home: string, factory?: ConfFactory): SettingsStore {
   const file = join(home, SETTINGS_FILE);
+  const open = () => (factory ?? confFactory)(settingsStoreOptions(home));
+  return new SettingsStore(factory || !readCurrentSettings(file) ? wrapOpen(open, file) : open, file);
+}
+
+function wrapOpen(open: () => ConfLike, file: string): ConfLike {
   try {
-    return new SettingsStore(factory(settingsStoreOptions(home)), file);
+    return open();
   } catch (err) {
     throw new SettingsError(describeSettingsFailure(err), file);
   }

@@ -3,7 +3,7 @@
  * deletes) with the `diff` library. Atomic at the hunk level: every hunk of every file is applied in memory first;
  * if any does not apply, nothing is written and the error names the file and hunk.
  */
-import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
+import type { StructuredPatch } from 'diff';
 import { z } from 'zod';
 import { parseArgs } from './args.js';
 import { readWholeText, removeFile, writeAtomic } from './fs/confined.js';
@@ -46,7 +46,8 @@ const stripPrefix = (name: string | undefined): string | null => {
   return n.replace(/^[ab]\//, '');
 };
 
-function parse(text: string): StructuredPatch[] {
+async function parse(text: string): Promise<StructuredPatch[]> {
+  const { parsePatch } = await import('diff'); // loaded at the first patch, not at start-up
   let patches: StructuredPatch[];
   try {
     patches = parsePatch(text);
@@ -62,8 +63,9 @@ function parse(text: string): StructuredPatch[] {
 
 /** Computes every file's new content without writing anything. */
 async function plan(ws: string, text: string): Promise<Planned[]> {
+  const { applyPatch } = await import('diff');
   const out: Planned[] = [];
-  for (const p of parse(text)) {
+  for (const p of await parse(text)) {
     const oldName = stripPrefix(p.oldFileName);
     const newName = stripPrefix(p.newFileName);
     const target = newName ?? oldName;
@@ -94,7 +96,7 @@ async function plan(ws: string, text: string): Promise<Planned[]> {
 export async function previewPatch(ws: string, rawArgs: unknown): Promise<string> {
   const args = parseArgs('apply_patch', Args, rawArgs);
   const planned = await plan(ws, args.patch);
-  return planned.map((p) => diffOf(p.rel, p.before, p.after ?? '')).join('\n');
+  return (await Promise.all(planned.map((p) => diffOf(p.rel, p.before, p.after ?? '')))).join('\n');
 }
 
 async function runApplyPatch(rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput> {

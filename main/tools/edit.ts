@@ -3,7 +3,6 @@
  * match exactly once (unless replaceAll); the edits apply in order to the result of the previous one, and the file
  * is written only when all of them apply (atomic temp file + rename through the confined layer).
  */
-import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { parseArgs } from './args.js';
 import { readWholeText, writeAtomic } from './fs/confined.js';
@@ -87,7 +86,8 @@ export function applyEdits(text: string, edits: EditArgs['edits'], shown: string
 }
 
 /** A unified diff of a change (for the model's result and the approval card), capped. */
-export function diffOf(rel: string, before: string, after: string): string {
+export async function diffOf(rel: string, before: string, after: string): Promise<string> {
+  const { createTwoFilesPatch } = await import('diff'); // loaded at the first diff, not at start-up
   const patch = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, undefined, undefined, { context: 3 });
   return headTail(patch.split('\n').slice(2).join('\n').trimEnd(), DIFF_CAP_CHARS);
 }
@@ -96,7 +96,7 @@ export function diffOf(rel: string, before: string, after: string): string {
 export async function previewEdit(ws: string, rawArgs: unknown): Promise<string> {
   const args = parseArgs('edit', Args, rawArgs);
   const file = await readWholeText(ws, args.path, 'edit', MAX_EDIT_BYTES);
-  return diffOf(file.rel, file.text, applyEdits(file.text, args.edits, file.rel));
+  return await diffOf(file.rel, file.text, applyEdits(file.text, args.edits, file.rel));
 }
 
 async function runEdit(rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput> {
@@ -106,7 +106,7 @@ async function runEdit(rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput> 
   if (next === file.text) return { content: `No change: the edits leave "${file.rel}" as it was`, details: { path: file.rel } };
   ctx.signal.throwIfAborted();
   await writeAtomic(ctx.workspace, file.rel, next, 'edit');
-  const diff = diffOf(file.rel, file.text, next);
+  const diff = await diffOf(file.rel, file.text, next);
   return {
     content: `Edited ${file.rel} (${args.edits.length} edit${args.edits.length > 1 ? 's' : ''}):\n${diff}`,
     details: { path: file.rel, edits: args.edits.length, diff },

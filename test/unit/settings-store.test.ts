@@ -7,7 +7,7 @@ import { defaultConfig, configSchema } from '../../main/engine/config/schema.js'
 import { applySettings } from '../../main/settings/effective.js';
 import { SETTINGS_VERSION } from '../../main/settings/migrations.js';
 import { settingsSchema } from '../../main/settings/schema.js';
-import { openSettings, SETTINGS_FILE, SettingsError } from '../../main/settings/store.js';
+import { openSettings, readCurrentSettings, SETTINGS_FILE, SettingsError } from '../../main/settings/store.js';
 
 const home = () => mkdtempSync(join(tmpdir(), 'agentdesk-settings-'));
 const readFile = (dir: string) => JSON.parse(readFileSync(join(dir, SETTINGS_FILE), 'utf8')) as Record<string, unknown>;
@@ -120,5 +120,37 @@ describe('applySettings: flags › settings › config.json › defaults', () =>
 
   it('a default model of an unknown provider is refused in one line', () => {
     expect(() => applySettings(defaultConfig(), s({ defaults: { model: 'gone/x' } }))).toThrow(/unknown provider "gone"/);
+  });
+});
+
+describe('reading a current settings.json without conf', () => {
+  const current = (body: object) => JSON.stringify({ ...body, __internal__: { migrations: { version: SETTINGS_VERSION } } });
+  it.each([
+    ['a current, valid file', current({ defaults: { model: 'demo/agent' }, onboarded: true }), { defaults: { model: 'demo/agent' }, onboarded: true }],
+    ['no file', undefined, undefined],
+    ['not JSON', '{"defaults": ', undefined],
+    ['JSON but not an object', '[1, 2]', undefined],
+    ['no version recorded', JSON.stringify({ defaults: {} }), undefined],
+    ['an older version', JSON.stringify({ __internal__: { migrations: { version: '1.0.0' } }, defaultModel: 'x/y' }), undefined],
+    ['a schema violation', current({ defaults: { thinking: 'huge' } }), undefined],
+  ])('%s', (_name, text, expected) => {
+    const dir = home();
+    if (text !== undefined) writeFileSync(join(dir, SETTINGS_FILE), text);
+    const got = readCurrentSettings(join(dir, SETTINGS_FILE));
+    if (expected === undefined) expect(got).toBeUndefined();
+    else expect(got).toEqual(settingsSchema.parse(expected));
+  });
+
+  it('a store opened on a current file sees other writers, writes through conf, and names a later breakage', () => {
+    const dir = home();
+    openSettings(dir).update((x) => ({ ...x, onboarded: true })); // creates the file through conf
+    const reader = openSettings(dir);
+    expect(reader.get().onboarded).toBe(true);
+    openSettings(dir).update((x) => ({ ...x, workspace: '/srv/a' })); // another writer
+    expect(reader.get().workspace).toBe('/srv/a');
+    reader.update((x) => ({ ...x, workspace: '/srv/b', recentWorkspaces: ['/srv/b'] }));
+    expect(readFile(dir)).toMatchObject({ workspace: '/srv/b', onboarded: true, __internal__: { migrations: { version: SETTINGS_VERSION } } });
+    writeFileSync(join(dir, SETTINGS_FILE), current({ defaults: { thinking: 'huge' } }));
+    expect(() => openSettings(dir).get()).toThrow(/^settings\.json: defaults\.thinking must be equal to one of the allowed values$/);
   });
 });

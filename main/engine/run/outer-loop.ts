@@ -213,10 +213,13 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
       if (signal.aborted) return outcome(signal.reason);
       profileId = profile?.id ?? null;
       let apiKey: string | null = plan.kind === 'keyless' ? plan.apiKey : null;
+      // "Last used" is written while the request goes out (it only orders keys for later runs); it lands before
+      // this attempt's outcome is recorded.
+      let usedWrite: Promise<unknown> | undefined;
       if (profile) {
         triedHere.add(profile.id);
         apiKey = await deps.auth.key(profile).catch(() => null);
-        await deps.auth.used(profile.id);
+        usedWrite = deps.auth.used(profile.id).catch(() => undefined);
       }
       const context =
         attempts === 0
@@ -252,6 +255,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             steer: spec.steer,
           })
         : undefined;
+      await usedWrite;
       if (result) {
         turns += result.turns;
         usage.add(result.usage);

@@ -38,7 +38,7 @@ export async function previewDiff(workspace: string, tool: string, params: Recor
     if (tool === 'apply_patch') return await previewPatch(workspace, params);
     if (tool === 'write' && typeof params.path === 'string' && typeof params.content === 'string') {
       const before = await readWholeText(workspace, params.path, 'write', PREVIEW_LIMIT_BYTES).then((r) => r.text, () => '');
-      return diffOf(params.path, before, params.content);
+      return await diffOf(params.path, before, params.content);
     }
   } catch (err) {
     return `(no preview: ${(err as Error).message})`;

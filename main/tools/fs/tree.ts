@@ -4,9 +4,9 @@
  * and `node_modules` are always skipped. Symlinks are not followed; contents are read later through the
  * confined layer, so a folder swapped during the crawl can at most show a name, never a byte from outside.
  */
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import path from 'node:path';
-import { glob, type GlobOptions } from 'tinyglobby';
+import type { GlobOptions } from 'tinyglobby';
 import { ToolError } from '../types.js';
 import { readWholeText } from './confined.js';
 
@@ -42,6 +42,7 @@ async function loadGitignores(ws: string, baseRel: string, signal?: AbortSignal)
     const d = path.posix.dirname(f);
     dirs.add(baseRel === '.' ? d : d === '.' ? baseRel : `${baseRel}/${d}`);
   }
+  const { default: ignore } = await import('ignore'); // find/grep's libraries load at their first call, not at start-up
   const rules: Rules = [];
   for (const dir of [...dirs].sort((a, b) => depth(a) - depth(b))) {
     const file = dir === '.' ? '.gitignore' : `${dir}/.gitignore`;
@@ -56,6 +57,7 @@ async function loadGitignores(ws: string, baseRel: string, signal?: AbortSignal)
 
 /** tinyglobby, with its complaints about a pattern turned into one line the model can act on. */
 async function globChecked(pattern: string, options: Omit<GlobOptions, 'patterns'>): Promise<string[]> {
+  const { glob } = await import('tinyglobby');
   try {
     return await glob(pattern, options);
   } catch (err) {
