@@ -87,6 +87,8 @@ export interface WebServer {
   port: number;
   token: string;
   child: import('node:child_process').ChildProcess;
+  /** Everything the server printed so far (the URL line included). */
+  output(): { stdout: string; stderr: string };
   stop(): Promise<void>;
 }
 
@@ -102,7 +104,9 @@ export async function startWebServer(home: string, workspace: string, env: NodeJ
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const line = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`web.js printed no URL in 20 s; stderr: ${stderr}`)), 20_000);
@@ -119,6 +123,7 @@ export async function startWebServer(home: string, workspace: string, env: NodeJ
     port: Number(m[2]),
     token: m[3]!,
     child,
+    output: () => ({ stdout, stderr }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

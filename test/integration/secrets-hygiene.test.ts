@@ -16,13 +16,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startFakeAnthropic, startFakeOpenAI, trailingToolResults, type FakeProvider, type FakeTurn, type RecordedRequest } from '../fake/index.js';
 import { cleanEnv, ensureBuilt, ROOT, runCli, tempDir, writeConfig } from '../support/cli.js';
+import { filesAsSeen, leaksInAll, type Seen } from '../support/secret-leaks.js';
 
 const HAS_KEYCHAIN = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);
 const tag = randomBytes(3).toString('hex'); // unique provider names: the keychain is shared by the whole test run
@@ -44,7 +44,7 @@ let openai: FakeProvider;
 let home: string;
 let workspace: string;
 /** Everything the app printed or sent, by where it came from. */
-const seen: { where: string; text: string }[] = [];
+const seen: Seen[] = [];
 const execOutputs: string[] = [];
 
 const keyOf = (req: RecordedRequest): string => String(req.headers['x-api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer /, '');
@@ -58,34 +58,6 @@ function scenario(req: RecordedRequest): FakeTurn {
   if (result === null) return { text: 'Let me look at the environment.', toolCalls: [{ name: 'exec', arguments: { command: EXEC } }] };
   execOutputs.push(result);
   return { text: 'Checked the environment.' };
-}
-
-/** The forms a key could leak in: whole, any 8-character window of its secret part, base64 (3 alignments), hex. */
-function leakForms(key: string): string[] {
-  const secretPart = key.slice(key.lastIndexOf('-') + 1);
-  const forms = [key, Buffer.from(key).toString('hex')];
-  for (let i = 0; i + 8 <= secretPart.length; i++) forms.push(secretPart.slice(i, i + 8));
-  for (let shift = 0; shift < 3; shift++) {
-    const b64 = Buffer.from(key.slice(shift)).toString('base64');
-    forms.push(b64.slice(4, -4)); // edges depend on the neighbouring bytes
-  }
-  return forms;
-}
-
-function leaks(text: string): string[] {
-  const found: string[] = [];
-  for (const key of ALL_KEYS) for (const form of leakForms(key)) if (text.includes(form)) found.push(`${key.slice(0, 8)}… as "${form}"`);
-  return found;
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await filesUnder(p)));
-    else if (e.isFile()) out.push(p);
-  }
-  return out;
 }
 
 beforeAll(async () => {
@@ -226,18 +198,12 @@ describe('secrets hygiene: no key anywhere the app writes or sends', () => {
     }
 
     // everything the app wrote
-    for (const dir of [home, workspace]) {
-      for (const file of await filesUnder(dir)) {
-        if ((await stat(file)).size > 20_000_000) continue;
-        seen.push({ where: file.replace(dir, dir === home ? '<home>' : '<workspace>'), text: await readFile(file, 'latin1') });
-      }
-    }
+    seen.push(...(await filesAsSeen(home, 'home')), ...(await filesAsSeen(workspace, 'workspace')));
     for (const [i, out] of execOutputs.entries()) seen.push({ where: `exec child environment #${i + 1}`, text: out });
     expect(seen.some((s) => s.where.includes('sessions.json'))).toBe(true);
     expect(seen.some((s) => s.where.endsWith('.jsonl'))).toBe(true);
 
-    const found = seen.flatMap((s) => leaks(s.text).map((l) => `${s.where}: ${l}`));
-    expect(found).toEqual([]);
+    expect(leaksInAll(ALL_KEYS, seen)).toEqual([]);
     // the mask is the only fragment, and it is shown where keys are listed
     if (HAS_KEYCHAIN) expect(seen.find((s) => s.where === 'auth list stdout')!.text).toContain(`…${KEYS.keychainWork.slice(-4)}`);
   }, 120_000);
