@@ -19,12 +19,12 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKeychain } from '../../main/auth/secrets.js';
-import { startFakeAnthropic, trailingToolResults, type FakeProvider, type FakeTurn, type RecordedRequest } from '../fake/index.js';
-import { filesAsSeen, leaksIn, leaksInAll, type Seen } from '../support/secret-leaks.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
+import { filesAsSeen, leaksIn, leaksInAll, printEnvScenario, requestKey, type Seen } from '../support/secret-leaks.js';
+import { ensureBuilt, makeFolders, offlineEnv, startBrowserAndServer, type WebServer } from './helpers.js';
 
 const hasKeychain = !!process.env.DBUS_SESSION_BUS_ADDRESS;
 const PROVIDER = `hygui${randomBytes(3).toString('hex')}`; // the keychain is shared by the whole test run
@@ -37,27 +37,17 @@ const ALL_KEYS = Object.values(KEYS);
 /** A key pasted with a space in it: refused by Settings, and it must not come back in the refusal either. */
 const PASTED = `sk-ant-${secret().slice(0, 20)} ${secret().slice(0, 20)}`;
 const SEARCHED = [...ALL_KEYS, PASTED];
-const EXEC = `env; echo ---self; tr '\\0' '\\n' < /proc/self/environ; echo ---parent; tr '\\0' '\\n' < /proc/$PPID/environ; echo ---end`;
 
 let fake: FakeProvider;
 let browser: Browser;
 let web: WebServer;
+let closeBoth: (() => Promise<void>) | undefined;
 let home: string;
 let workspace: string;
 let goodRejected = false; // the second turn: the good key is refused too
 const execOutputs: string[] = [];
 
-const keyOf = (req: RecordedRequest): string => String(req.headers['x-api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer /i, '');
-
-function scenario(req: RecordedRequest): FakeTurn {
-  const key = keyOf(req);
-  if (key === KEYS.rejected || (key === KEYS.good && goodRejected)) return { fault: { kind: 'auth' } };
-  if (key === KEYS.limited) return { fault: { kind: 'rate_limit', retryAfterSeconds: 30 } };
-  const result = trailingToolResults(req);
-  if (result === null) return { text: 'Let me look at the environment.', toolCalls: [{ name: 'exec', arguments: { command: EXEC } }] };
-  execOutputs.push(result);
-  return { text: 'Checked the environment.' };
-}
+const scenario = printEnvScenario((key) => (key === KEYS.rejected || (key === KEYS.good && goodRejected) ? 'auth' : key === KEYS.limited ? 'rate_limit' : undefined), execOutputs);
 
 beforeAll(async () => {
   if (!hasKeychain) return console.log('web-secrets: no D-Bus session, so no keychain — skipped (test/run.sh provides one)');
@@ -66,17 +56,14 @@ beforeAll(async () => {
   fake.setDefault(scenario);
   ({ home, workspace } = makeFolders('secrets'));
   writeFileSync(join(home, 'config.json'), JSON.stringify({ providers: { [PROVIDER]: { api: 'anthropic', baseUrl: fake.baseUrl, models: [{ id: 'claude-fake' }] } } }));
-  [browser, web] = await Promise.all([chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), startWebServer(home, workspace, offlineEnv())]);
+  ({ browser, web, close: closeBoth } = await startBrowserAndServer(home, workspace, offlineEnv()));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-  await fake?.close();
-  if (hasKeychain) {
-    const keychain = await openKeychain();
-    for (const label of LABELS) await keychain.delete(`${PROVIDER}:${label}`).catch(() => undefined);
-  }
+  await Promise.all([closeBoth?.(), fake?.close()]);
+  if (!hasKeychain) return;
+  const keychain = await openKeychain();
+  for (const label of LABELS) await keychain.delete(`${PROVIDER}:${label}`).catch(() => undefined);
 });
 
 /** Sends `text` from the composer and waits for the reply to end in `status`. */
@@ -145,7 +132,7 @@ describe.skipIf(!hasKeychain)('secrets hygiene in the web UI: keys typed into Se
     await card.getByRole('button', { name: 'Allow once' }).click();
     await first.ended();
     expect(await first.reply.textContent()).toContain('Checked the environment.');
-    const firstKeys = fake.requests.slice(beforeFirst).map(keyOf);
+    const firstKeys = fake.requests.slice(beforeFirst).map(requestKey);
     expect(firstKeys).toEqual([KEYS.rejected, KEYS.limited, KEYS.good, KEYS.good]); // then the call after the tool result
 
     // 3. A turn on which every key is refused: one error line in the conversation.
@@ -153,7 +140,7 @@ describe.skipIf(!hasKeychain)('secrets hygiene in the web UI: keys typed into Se
     const second = await turn(page, 'And once more?', 'error');
     await second.ended();
     expect(await second.reply.getByRole('alert').textContent()).toMatch(/rejected the API key \(401\)/);
-    expect(fake.requests.slice(beforeFirst + firstKeys.length).map(keyOf)).toContain(KEYS.good);
+    expect(fake.requests.slice(beforeFirst + firstKeys.length).map(requestKey)).toContain(KEYS.good);
     const dumps = [await pageDump(page)];
 
     // 4. Reload (history from the transcript), then Settings again (the key list from the gateway).
@@ -171,7 +158,7 @@ describe.skipIf(!hasKeychain)('secrets hygiene in the web UI: keys typed into Se
     // Positive controls: the keys are in the real keychain, the provider got each in its auth header, exec printed an env.
     const keychain = await openKeychain();
     for (const label of LABELS) expect(await keychain.get(`${PROVIDER}:${label}`)).toBe(KEYS[label]);
-    expect(new Set(fake.requests.map(keyOf))).toEqual(new Set(ALL_KEYS));
+    expect(new Set(fake.requests.map(requestKey))).toEqual(new Set(ALL_KEYS));
     expect(execOutputs).toHaveLength(1);
     expect(execOutputs[0]).toMatch(/^PATH=/m);
     expect(execOutputs[0]).toContain('---end');

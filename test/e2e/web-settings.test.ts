@@ -73,7 +73,7 @@ describe('first run and Settings in the web UI', () => {
     const row = page.locator(`[data-testid="key-row"][data-profile="${PROFILE}"]`);
     await row.waitFor();
     expect(await row.getByTestId('key-mask').textContent()).toBe(`sk-ant…${KEY.slice(-4)}`);
-    expect(await page.getByLabel('API key', { exact: true }).inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('API key', { exact: true }).inputValue()).toBe(''); // emptied right after the row shows
     // In the real keychain (service "AgentDesk", account = profile id).
     expect(await (await openKeychain()).get(PROFILE)).toBe(KEY);
     await row.getByRole('button', { name: 'Test key' }).click();

@@ -20,9 +20,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startFakeAnthropic, startFakeOpenAI, trailingToolResults, type FakeProvider, type FakeTurn, type RecordedRequest } from '../fake/index.js';
+import { startFakeAnthropic, startFakeOpenAI, type FakeProvider } from '../fake/index.js';
 import { cleanEnv, ensureBuilt, ROOT, runCli, tempDir, writeConfig } from '../support/cli.js';
-import { filesAsSeen, leaksInAll, type Seen } from '../support/secret-leaks.js';
+import { filesAsSeen, leaksInAll, printEnvScenario, requestKey, type Seen } from '../support/secret-leaks.js';
 
 const HAS_KEYCHAIN = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);
 const tag = randomBytes(3).toString('hex'); // unique provider names: the keychain is shared by the whole test run
@@ -37,7 +37,6 @@ const KEYS = {
 };
 const ALL_KEYS = Object.values(KEYS);
 const ENV = { HYG_ANT: KEYS.envAnt, HYG_OAI: KEYS.envOai };
-const EXEC = `env; echo ---self; tr '\\0' '\\n' < /proc/self/environ; echo ---parent; tr '\\0' '\\n' < /proc/$PPID/environ; echo ---end`;
 
 let anthropic: FakeProvider;
 let openai: FakeProvider;
@@ -47,18 +46,8 @@ let workspace: string;
 const seen: Seen[] = [];
 const execOutputs: string[] = [];
 
-const keyOf = (req: RecordedRequest): string => String(req.headers['x-api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer /, '');
-
 /** Per key: the work key is rejected, the spare one rate-limited, the env keys run an exec that prints its env. */
-function scenario(req: RecordedRequest): FakeTurn {
-  const key = keyOf(req);
-  if (key === KEYS.keychainWork) return { fault: { kind: 'auth' } };
-  if (key === KEYS.keychainSpare) return { fault: { kind: 'rate_limit', retryAfterSeconds: 30 } };
-  const result = trailingToolResults(req);
-  if (result === null) return { text: 'Let me look at the environment.', toolCalls: [{ name: 'exec', arguments: { command: EXEC } }] };
-  execOutputs.push(result);
-  return { text: 'Checked the environment.' };
-}
+const scenario = printEnvScenario((key) => (key === KEYS.keychainWork ? 'auth' : key === KEYS.keychainSpare ? 'rate_limit' : undefined), execOutputs);
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -188,7 +177,7 @@ describe('secrets hygiene: no key anywhere the app writes or sends', () => {
     await webSession();
 
     // positive controls: every key reached a fake server; the exec printed environments
-    const sentKeys = new Set([...anthropic.requests, ...openai.requests].map(keyOf));
+    const sentKeys = new Set([...anthropic.requests, ...openai.requests].map(requestKey));
     for (const key of HAS_KEYCHAIN ? ALL_KEYS : [KEYS.envAnt, KEYS.envOai]) expect(sentKeys.has(key)).toBe(true);
     expect(execOutputs.length).toBeGreaterThanOrEqual(4);
     for (const out of execOutputs) {

@@ -1,10 +1,35 @@
 /**
- * Searching what the app wrote or sent for API keys (the secrets-hygiene tests, issue 10 item 3). A key counts as
- * leaked in any of the forms it could travel in: whole, any 8-character window of its secret part (a truncated or
- * JSON/URL-escaped copy still holds one: the secret parts are hex), base64 (all three alignments) and hex.
+ * For the secrets-hygiene tests (issue 10 item 3): the fake provider's per-key scenario, and searching what the app
+ * wrote or sent for API keys. A key counts as leaked in any of the forms it could travel in: whole, any
+ * 8-character window of its secret part (a truncated or JSON/URL-escaped copy still holds one: the secret parts are
+ * hex), base64 (all three alignments) and hex.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { trailingToolResults, type FakeTurn, type RecordedRequest } from '../fake/index.js';
+
+/** The key a request to a fake provider carried (`x-api-key`, or `Authorization: Bearer`). */
+export const requestKey = (req: RecordedRequest): string => String(req.headers['x-api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer /i, '');
+
+/** An exec command that prints its environment three ways: `env`, its own /proc environ, its parent's. */
+export const PRINT_ENV = `env; echo ---self; tr '\\0' '\\n' < /proc/self/environ; echo ---parent; tr '\\0' '\\n' < /proc/$PPID/environ; echo ---end`;
+
+/**
+ * A fake-provider scenario by key: `fault(key)` answers 401 ('auth') or 429 with retry-after 30 s ('rate_limit');
+ * any other key gets a turn that runs PRINT_ENV with `exec` and, once the tool result comes back (pushed to
+ * `outputs`), the text "Checked the environment."
+ */
+export function printEnvScenario(fault: (key: string) => 'auth' | 'rate_limit' | undefined, outputs: string[]): (req: RecordedRequest) => FakeTurn {
+  return (req) => {
+    const kind = fault(requestKey(req));
+    if (kind === 'auth') return { fault: { kind } };
+    if (kind === 'rate_limit') return { fault: { kind, retryAfterSeconds: 30 } };
+    const result = trailingToolResults(req);
+    if (result === null) return { text: 'Let me look at the environment.', toolCalls: [{ name: 'exec', arguments: { command: PRINT_ENV } }] };
+    outputs.push(result);
+    return { text: 'Checked the environment.' };
+  };
+}
 
 /** One place the app wrote or sent something, and what it was. */
 export interface Seen {
