@@ -2,65 +2,57 @@
  * Builds the application gateway (E1, E2): config, sessions, tools, lanes and the run registry behind the
  * transport-agnostic request/event surface used by Electron IPC, the WebSocket transport and the CLI.
  */
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { AgentAccepted, AgentEvent, MethodName, Methods, QueueMode } from '../../preload/contract.js';
+import type { AgentAccepted, AgentEvent, MethodName, Methods } from '../../preload/contract.js';
 import { GatewayError, type GatewayApi } from './types.js';
-import { parseParams } from './params.js';
-import { toHistory } from './history.js';
 import { loadConfig } from '../engine/config/load.js';
 import type { AppConfig } from '../engine/config/schema.js';
-import { defaultModelRef, effectiveContextTokens, listModels, resolveModel } from '../engine/models.js';
+import { resolveModel } from '../engine/models.js';
 import type { ModelDef, StreamFn } from '../providers/types.js';
 import { streamFnFor } from '../providers/registry.js';
 import { createDemoStream } from '../providers/demo.js';
 import { SessionStore } from '../sessions/store.js';
 import { createWorkspaceTools } from '../tools/index.js';
-import { processTable } from '../tools/processes.js';
 import { configuredSecrets } from './secrets-scrub.js';
 import { realWorkspace } from '../tools/paths.js';
 import { Lanes } from '../engine/run/lanes.js';
-import { RunRegistry, type RunRecord } from '../engine/run/runs.js';
+import { RunRegistry } from '../engine/run/runs.js';
 import { EventHub } from '../engine/stream/run-emitter.js';
-import { Dispatcher } from '../engine/run/dispatcher.js';
-import type { BoundedLane } from '../engine/run/lanes.js';
 import { sessionRunLock } from '../sessions/session-lock.js';
 import { IdempotencyCache } from './idempotency.js';
-import { queueMethods, stopError } from './methods/queue.js';
+import { queueMethods } from './methods/queue.js';
 import { subagentMethods } from './methods/subagents.js';
 import { Subagents } from '../engine/run/subagents.js';
 import { SubagentControl } from './subagent-control.js';
 import { createSpawnSubagentTool } from '../tools/subagent.js';
 import type { Tool } from '../tools/types.js';
-import type { ThinkingLevel } from '../providers/types.js';
-import { executeRun, nodeTimers, type Timers } from '../engine/run/agent-run.js';
+import { nodeTimers, type Timers } from '../engine/run/agent-run.js';
 import type { EngineHooks } from '../engine/attempt/hooks.js';
 import { openKeychain, type SecretStore } from '../auth/secrets.js';
 import { AuthPool } from '../auth/pool.js';
 import { AUTH_STATE_FILE, AuthStateStore } from '../auth/state-store.js';
 import type { RecoverOverflow } from '../engine/run/overflow.js';
 import { createRecoverOverflow } from '../engine/run/compaction-recovery.js';
-import { executeCompactRun, isCompactCommand } from '../engine/run/compact-run.js';
 import { authMethods } from './methods/auth.js';
 import { HookRunner } from '../engine/attempt/hook-runner.js';
 import { loadPlugins } from '../engine/plugins.js';
 import { SkillCatalog } from '../engine/attempt/skills.js';
-import { buildSystemPrompt } from '../engine/attempt/system-prompt.js';
-import { runWorkspace } from '../engine/attempt/run-cwd.js';
-import { fireCompactionHooks, resolveModelWithHooks } from '../engine/run/run-hooks.js';
-import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
+import { fireCompactionHooks } from '../engine/run/run-hooks.js';
 import { approvalMethods } from './methods/approvals.js';
 import { ApprovalBroker } from '../tools/approvals/broker.js';
 import { execSandboxStatus } from '../tools/exec.js';
 import type { ApprovalMode } from '../engine/config/schema.js';
 import { profilesFor } from '../auth/profiles.js';
 import { ActiveRuns } from './methods/active-runs.js';
-import { createSessionMethods, toSummary } from './methods/sessions.js';
+import { createSessionMethods } from './methods/sessions.js';
 import { createSettingsMethods } from './methods/settings.js';
 import { createAuthKeyMethods } from './methods/auth-keys.js';
 import { openSettings, type SettingsStore } from '../settings/store.js';
 import { applySettings } from '../settings/effective.js';
 import { listEndpointModels } from '../providers/list-models.js';
+import { createRunExecution } from './run-execution.js';
+import { agentMethods } from './methods/agent.js';
+import { appMethods } from './methods/app.js';
 
 export interface AppGateway extends GatewayApi {
   readonly config: AppConfig;
@@ -191,15 +183,6 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   });
   await sessions.purgeLeftovers();
 
-  const tryResolve = (ref: string): boolean => {
-    try {
-      resolveModel(config, ref);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-
   const streamFor = (model: ModelDef): StreamFn => (model.api === 'demo' ? demoStream : streamFnFor(model.api));
   const recoverOverflow = createRecoverOverflow({ store, tools, workspace, now, streamFnFor: streamFor, idleTimeoutMs: (m) => idleTimeoutFor(config, m) });
   /** A key of `provider` (env or keychain), for listing an endpoint's models; none is fine for local servers. */
@@ -234,135 +217,29 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     now,
   });
 
-  interface RunOptions {
-    model: ModelDef;
-    thinking: ThinkingLevel;
-    timeoutMs: number;
-    tools: readonly Tool[];
-    /** The folder the run's tools work in (the workspace, or a cwd inside it when the sandbox is off). */
-    workspace: string;
-  }
-  /** What each accepted run executes with, by runId (until it ends). */
-  const runOptions = new Map<string, RunOptions>();
-
-  const dispatcher = new Dispatcher({
+  const { dispatcher, accept } = createRunExecution({
+    config,
+    env,
+    store,
+    hooks,
+    skills,
+    auth,
     lanes,
     runs,
-    store,
     emit: hub.emit,
+    active,
     now,
     timers,
-    execute: async (record, message, inbox, emitter) => {
-      const o = runOptions.get(record.runId)!;
-      const hookContext = { runId: record.runId, sessionKey: record.sessionKey, sessionId: record.sessionId, workspace: o.workspace };
-      // E19: before_model_resolve (then legacy before_agent_start) may switch the model for this run.
-      const model = await resolveModelWithHooks(hooks, { prompt: message, model: o.model }, hookContext, (ref) => resolveModel(config, ref));
-      // `/compact` (E10) compacts the session instead of a model turn, in the same lane.
-      return (isCompactCommand(message) ? executeCompactRun : executeRun)(
-        {
-          runId: record.runId,
-          sessionKey: record.sessionKey,
-          sessionId: record.sessionId,
-          message,
-          model,
-          fallbacks: fallbacks.filter((f) => f.provider !== model.provider || f.id !== model.id),
-          thinking: o.thinking,
-          timeoutMs: o.timeoutMs,
-          steer: inbox,
-        },
-        {
-          store,
-          tools: o.tools,
-          workspace: o.workspace,
-          hooks,
-          verbose: config.agent.verbose,
-          systemPrompt: async (m) =>
-            buildSystemPrompt({
-              workspace: o.workspace,
-              model: m,
-              tools: [...o.tools, { name: SEND_MESSAGE_TOOL, description: '', parameters: {} }],
-              now: now(),
-              skills: await skills.snapshot(),
-              hooks,
-              hookContext,
-            }),
-          now,
-          timers,
-          random: opts.random ?? Math.random,
-          auth,
-          streamFnFor: streamFor,
-          idleTimeoutMs: (m) => idleTimeoutFor(config, m),
-          contextTokens: (m) => effectiveContextTokens(m, config),
-          recoverOverflow: opts.recoverOverflow ?? recoverOverflow,
-        },
-        emitter,
-        record.controller.signal,
-      ).finally(() => processTable.endRun(record.runId)); // background commands do not outlive their run
-    },
+    random: opts.random ?? Math.random,
+    streamFor,
+    recoverOverflow: opts.recoverOverflow ?? recoverOverflow,
+    idleTimeoutMs: (m) => idleTimeoutFor(config, m),
+    fallbacks: () => fallbacks,
+    workspace: () => workspace,
+    tools,
+    parentTools: () => parentTools,
+    isClosed: () => closed,
   });
-
-  interface AcceptRequest {
-    message: string;
-    sessionKey: string;
-    model?: string;
-    thinking?: ThinkingLevel;
-    timeoutSeconds?: number;
-    queueMode?: QueueMode;
-    lane?: BoundedLane;
-    parent?: { runId: string; sessionKey: string };
-    cwd?: string;
-  }
-
-  /** Resolves the model and session, then hands the message to the dispatcher (queue modes, lanes). */
-  async function accept(p: AcceptRequest): Promise<RunRecord> {
-    if (closed) throw new GatewayError('internal', 'The gateway is shutting down.');
-    const resolveOrRefuse = (ref: string): ModelDef => {
-      try {
-        return resolveModel(config, ref);
-      } catch (err) {
-        throw new GatewayError('bad_request', (err as Error).message);
-      }
-    };
-    if (p.model) resolveOrRefuse(p.model); // refuse before a session is created
-    // E9: with the sandbox on, a cwd override is a hard error.
-    const runWs = await runWorkspace({ workspace, sandbox: config.agent.sandbox, ...(p.cwd ? { cwd: p.cwd } : {}) }).catch((err: Error) => {
-      throw new GatewayError('bad_request', err.message);
-    });
-    const fallbackRef = p.model ?? defaultModelRef(config, env);
-    const existed = await store.get(p.sessionKey);
-    let session = await store.resolve(p.sessionKey, { model: fallbackRef, ...(p.parent ? { parentSessionKey: p.parent.sessionKey } : {}) });
-    if (!existed) void hooks.fire('session_start', { sessionKey: p.sessionKey, sessionId: session.sessionId }, { sessionKey: p.sessionKey, sessionId: session.sessionId });
-    // A session remembers its model and thinking level: used when the request names none (and still known).
-    const ref = p.model ?? (session.model && tryResolve(session.model) ? session.model : fallbackRef);
-    const model = resolveOrRefuse(ref);
-    if (p.thinking && session.thinking !== p.thinking) session = await store.update(p.sessionKey, { thinking: p.thinking });
-    const runId = randomUUID();
-    runOptions.set(runId, {
-      workspace: runWs,
-      model,
-      thinking: p.thinking ?? session.thinking ?? config.agent.thinking,
-      timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
-      tools: p.lane === 'subagent' ? tools : parentTools,
-    });
-    active.track({ runId, sessionKey: p.sessionKey, acceptedAt: now() }, p.message);
-    const record = dispatcher.submit({
-      runId,
-      sessionKey: p.sessionKey,
-      sessionId: session.sessionId,
-      acceptedAt: now(),
-      message: p.message,
-      // /compact never merges into or steers another run: it waits its turn like a followup.
-      mode: isCompactCommand(p.message) ? 'followup' : (p.queueMode ?? config.agent.queueMode),
-      model: { provider: model.provider, id: model.id },
-      ...(p.lane ? { lane: p.lane } : {}),
-      ...(p.parent ? { parent: p.parent } : {}),
-    });
-    void record.done.finally(() => {
-      runOptions.delete(runId);
-      active.forget(runId);
-    });
-    return record;
-  }
 
   const subagents = new Subagents({
     runs,
@@ -378,67 +255,10 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     createSpawnSubagentTool((parent, task, signal) => subagents.spawn(parent, task, signal)),
   ];
 
-  const toAccepted = (r: RunRecord): AgentAccepted => ({ runId: r.runId, sessionKey: r.sessionKey, sessionId: r.sessionId, acceptedAt: r.acceptedAt });
-
   const handlers: { [M in MethodName]: (params: unknown) => Promise<Methods[M][1]> } = {
-    async agent(raw) {
-      const p = parseParams('agent', raw);
-      const { idempotencyKey, sessionKey, ...rest } = p;
-      const start = () => accept({ ...rest, sessionKey: sessionKey ?? 'main' }).then(toAccepted);
-      return idempotencyKey ? idempotency.run(idempotencyKey, start) : start();
-    },
-    async 'agent.wait'(raw) {
-      const p = parseParams('agent.wait', raw);
-      const run = runs.get(p.runId);
-      if (!run) throw new GatewayError('not_found', `No run with id ${p.runId}.`);
-      return runs.wait(run, p.timeoutMs ?? 30_000);
-    },
-    async 'agent.result'(raw) {
-      const p = parseParams('agent.result', raw);
-      const run = runs.get(p.runId);
-      if (!run) throw new GatewayError('not_found', `No run with id ${p.runId}.`);
-      return run.result ?? null;
-    },
-    async 'agent.abort'(raw) {
-      const p = parseParams('agent.abort', raw);
-      return { aborted: runs.abort(p.runId, stopError('The run was stopped.')) };
-    },
-    async 'sessions.list'(raw) {
-      parseParams('sessions.list', raw);
-      return (await store.list()).map(toSummary);
-    },
-    async 'sessions.history'(raw) {
-      const p = parseParams('sessions.history', raw);
-      const session = await store.get(p.sessionKey);
-      if (!session) return [];
-      const t = await store.loadTranscript(session.sessionId);
-      return toHistory(t.messages, t.compactions);
-    },
-    async 'sessions.compact'(raw) {
-      const p = parseParams('sessions.compact', raw);
-      const session = await store.get(p.sessionKey);
-      if (!session) throw new GatewayError('not_found', `No session with key ${p.sessionKey}.`);
-      return toAccepted(await accept({ message: '/compact', sessionKey: p.sessionKey, ...(session.model ? { model: session.model } : {}) }));
-    },
+    ...agentMethods({ accept, runs, store, idempotency }),
     ...sessions.methods,
-    async 'models.list'(raw) {
-      parseParams('models.list', raw);
-      const keyed = new Map<string, Promise<boolean>>(); // one look-up per provider (env, then the keychain)
-      return Promise.all(
-        listModels(config).map(async (m) => {
-          if (!keyed.has(m.provider)) keyed.set(m.provider, auth.hasKey(m));
-          return {
-            ref: `${m.provider}/${m.id}`,
-            provider: m.provider,
-            id: m.id,
-            contextWindow: m.contextWindow,
-            reasoning: m.reasoning,
-            demo: m.api === 'demo',
-            hasKey: await keyed.get(m.provider)!,
-          };
-        }),
-      );
-    },
+    ...appMethods({ config, auth, env, home: opts.home, version: opts.version ?? '0.1.0', workspace: () => workspace }),
     ...queueMethods({
       lanes,
       runs,
@@ -447,10 +267,6 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       submit: (sessionKey, message, queueMode) => accept({ sessionKey, message, queueMode }),
     }),
     ...subagentMethods(subagents),
-    async 'app.info'(raw) {
-      parseParams('app.info', raw);
-      return { workspace, home: opts.home, defaultModel: defaultModelRef(config, env), version: opts.version ?? '0.1.0' };
-    },
     ...authMethods(auth),
     ...approvalMethods(approvals),
     ...settingsMethods,

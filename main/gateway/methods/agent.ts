@@ -1,0 +1,69 @@
+/**
+ * Gateway methods of runs (E1–E4): `agent` (accept a message; an idempotency key starts one run however often it
+ * is sent), `agent.wait`, `agent.result`, `agent.abort`, and the session reads a run leaves behind —
+ * `sessions.list`, `sessions.history`, `sessions.compact` (E10: a `/compact` run in the session's lane).
+ */
+import type { AgentAccepted } from '../../../preload/contract.js';
+import type { RunRecord, RunRegistry } from '../../engine/run/runs.js';
+import type { SessionStore } from '../../sessions/store.js';
+import { toHistory } from '../history.js';
+import type { IdempotencyCache } from '../idempotency.js';
+import { parseParams } from '../params.js';
+import { GatewayError } from '../types.js';
+import { stopError } from './queue.js';
+import { toSummary } from './sessions.js';
+import type { AcceptRequest } from '../run-execution.js';
+
+export interface AgentMethodsContext {
+  accept: (request: AcceptRequest) => Promise<RunRecord>;
+  runs: RunRegistry;
+  store: SessionStore;
+  idempotency: IdempotencyCache<AgentAccepted>;
+}
+
+export const toAccepted = (r: RunRecord): AgentAccepted => ({ runId: r.runId, sessionKey: r.sessionKey, sessionId: r.sessionId, acceptedAt: r.acceptedAt });
+
+export function agentMethods({ accept, runs, store, idempotency }: AgentMethodsContext) {
+  const mustGetRun = (runId: string): RunRecord => {
+    const run = runs.get(runId);
+    if (!run) throw new GatewayError('not_found', `No run with id ${runId}.`);
+    return run;
+  };
+  return {
+    async agent(raw: unknown) {
+      const p = parseParams('agent', raw);
+      const { idempotencyKey, sessionKey, ...rest } = p;
+      const start = () => accept({ ...rest, sessionKey: sessionKey ?? 'main' }).then(toAccepted);
+      return idempotencyKey ? idempotency.run(idempotencyKey, start) : start();
+    },
+    async 'agent.wait'(raw: unknown) {
+      const p = parseParams('agent.wait', raw);
+      return runs.wait(mustGetRun(p.runId), p.timeoutMs ?? 30_000);
+    },
+    async 'agent.result'(raw: unknown) {
+      const p = parseParams('agent.result', raw);
+      return mustGetRun(p.runId).result ?? null;
+    },
+    async 'agent.abort'(raw: unknown) {
+      const p = parseParams('agent.abort', raw);
+      return { aborted: runs.abort(p.runId, stopError('The run was stopped.')) };
+    },
+    async 'sessions.list'(raw: unknown) {
+      parseParams('sessions.list', raw);
+      return (await store.list()).map(toSummary);
+    },
+    async 'sessions.history'(raw: unknown) {
+      const p = parseParams('sessions.history', raw);
+      const session = await store.get(p.sessionKey);
+      if (!session) return [];
+      const t = await store.loadTranscript(session.sessionId);
+      return toHistory(t.messages, t.compactions);
+    },
+    async 'sessions.compact'(raw: unknown) {
+      const p = parseParams('sessions.compact', raw);
+      const session = await store.get(p.sessionKey);
+      if (!session) throw new GatewayError('not_found', `No session with key ${p.sessionKey}.`);
+      return toAccepted(await accept({ message: '/compact', sessionKey: p.sessionKey, ...(session.model ? { model: session.model } : {}) }));
+    },
+  };
+}

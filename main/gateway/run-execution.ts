@@ -1,0 +1,201 @@
+/**
+ * How the gateway accepts a message and executes a run (E1–E4): `accept` resolves the model and the session and
+ * hands the message to the dispatcher (queue modes, lanes); the dispatcher's `execute` runs it — model hooks, then
+ * the outer loop (or a `/compact` run) with the session's store, tools, prompt, keys and providers.
+ */
+import { randomUUID } from 'node:crypto';
+import type { QueueMode } from '../../preload/contract.js';
+import type { AuthPool } from '../auth/pool.js';
+import type { HookRunner } from '../engine/attempt/hook-runner.js';
+import { runWorkspace } from '../engine/attempt/run-cwd.js';
+import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
+import type { SkillCatalog } from '../engine/attempt/skills.js';
+import { buildSystemPrompt } from '../engine/attempt/system-prompt.js';
+import type { AppConfig } from '../engine/config/schema.js';
+import { defaultModelRef, effectiveContextTokens, resolveModel } from '../engine/models.js';
+import { executeRun, type Timers } from '../engine/run/agent-run.js';
+import { executeCompactRun, isCompactCommand } from '../engine/run/compact-run.js';
+import { Dispatcher } from '../engine/run/dispatcher.js';
+import type { BoundedLane, Lanes } from '../engine/run/lanes.js';
+import type { RecoverOverflow } from '../engine/run/overflow.js';
+import { resolveModelWithHooks } from '../engine/run/run-hooks.js';
+import type { RunRecord, RunRegistry } from '../engine/run/runs.js';
+import type { AgentEvent } from '../../preload/contract.js';
+import type { ModelDef, StreamFn, ThinkingLevel } from '../providers/types.js';
+import type { SessionStore } from '../sessions/store.js';
+import { processTable } from '../tools/processes.js';
+import type { Tool } from '../tools/types.js';
+import type { ActiveRuns } from './methods/active-runs.js';
+import { GatewayError } from './types.js';
+
+export interface AcceptRequest {
+  message: string;
+  sessionKey: string;
+  model?: string;
+  thinking?: ThinkingLevel;
+  timeoutSeconds?: number;
+  queueMode?: QueueMode;
+  lane?: BoundedLane;
+  parent?: { runId: string; sessionKey: string };
+  cwd?: string;
+}
+
+export interface RunExecutionContext {
+  /** Live: a settings change applies to the next run. */
+  config: AppConfig;
+  env: NodeJS.ProcessEnv;
+  store: SessionStore;
+  hooks: HookRunner;
+  skills: SkillCatalog;
+  auth: AuthPool;
+  lanes: Lanes;
+  runs: RunRegistry;
+  emit: (event: AgentEvent) => void;
+  active: ActiveRuns;
+  now: () => number;
+  timers: Timers;
+  random: () => number;
+  streamFor: (model: ModelDef) => StreamFn;
+  recoverOverflow: RecoverOverflow;
+  idleTimeoutMs: (model: ModelDef) => number;
+  /** The configured fallback models (recomputed when Settings change). */
+  fallbacks: () => ModelDef[];
+  workspace: () => string;
+  /** Tools of a subagent run (the workspace tools) and of a top-level run (those, and spawn_subagent). */
+  tools: readonly Tool[];
+  parentTools: () => readonly Tool[];
+  isClosed: () => boolean;
+}
+
+interface RunOptions {
+  model: ModelDef;
+  thinking: ThinkingLevel;
+  timeoutMs: number;
+  tools: readonly Tool[];
+  /** The folder the run's tools work in (the workspace, or a cwd inside it when the sandbox is off). */
+  workspace: string;
+}
+
+export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Dispatcher; accept: (p: AcceptRequest) => Promise<RunRecord> } {
+  const { config, env, store, hooks, now, timers } = ctx;
+  /** What each accepted run executes with, by runId (until it ends). */
+  const runOptions = new Map<string, RunOptions>();
+
+  const dispatcher = new Dispatcher({
+    lanes: ctx.lanes,
+    runs: ctx.runs,
+    store,
+    emit: ctx.emit,
+    now,
+    timers,
+    execute: async (record, message, inbox, emitter) => {
+      const o = runOptions.get(record.runId)!;
+      const hookContext = { runId: record.runId, sessionKey: record.sessionKey, sessionId: record.sessionId, workspace: o.workspace };
+      // E19: before_model_resolve (then legacy before_agent_start) may switch the model for this run.
+      const model = await resolveModelWithHooks(hooks, { prompt: message, model: o.model }, hookContext, (ref) => resolveModel(config, ref));
+      // `/compact` (E10) compacts the session instead of a model turn, in the same lane.
+      return (isCompactCommand(message) ? executeCompactRun : executeRun)(
+        {
+          runId: record.runId,
+          sessionKey: record.sessionKey,
+          sessionId: record.sessionId,
+          message,
+          model,
+          fallbacks: ctx.fallbacks().filter((f) => f.provider !== model.provider || f.id !== model.id),
+          thinking: o.thinking,
+          timeoutMs: o.timeoutMs,
+          steer: inbox,
+        },
+        {
+          store,
+          tools: o.tools,
+          workspace: o.workspace,
+          hooks,
+          verbose: config.agent.verbose,
+          systemPrompt: async (m) =>
+            buildSystemPrompt({
+              workspace: o.workspace,
+              model: m,
+              tools: [...o.tools, { name: SEND_MESSAGE_TOOL, description: '', parameters: {} }],
+              now: now(),
+              skills: await ctx.skills.snapshot(),
+              hooks,
+              hookContext,
+            }),
+          now,
+          timers,
+          random: ctx.random,
+          auth: ctx.auth,
+          streamFnFor: ctx.streamFor,
+          idleTimeoutMs: ctx.idleTimeoutMs,
+          contextTokens: (m) => effectiveContextTokens(m, config),
+          recoverOverflow: ctx.recoverOverflow,
+        },
+        emitter,
+        record.controller.signal,
+      ).finally(() => processTable.endRun(record.runId)); // background commands do not outlive their run
+    },
+  });
+
+  const resolveOrRefuse = (ref: string): ModelDef => {
+    try {
+      return resolveModel(config, ref);
+    } catch (err) {
+      throw new GatewayError('bad_request', (err as Error).message);
+    }
+  };
+  const known = (ref: string): boolean => {
+    try {
+      resolveModel(config, ref);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  /** Resolves the model and session, then hands the message to the dispatcher (queue modes, lanes). */
+  async function accept(p: AcceptRequest): Promise<RunRecord> {
+    if (ctx.isClosed()) throw new GatewayError('internal', 'The gateway is shutting down.');
+    if (p.model) resolveOrRefuse(p.model); // refuse before a session is created
+    // E9: with the sandbox on, a cwd override is a hard error.
+    const runWs = await runWorkspace({ workspace: ctx.workspace(), sandbox: config.agent.sandbox, ...(p.cwd ? { cwd: p.cwd } : {}) }).catch((err: Error) => {
+      throw new GatewayError('bad_request', err.message);
+    });
+    const fallbackRef = p.model ?? defaultModelRef(config, env);
+    const existed = await store.get(p.sessionKey);
+    let session = await store.resolve(p.sessionKey, { model: fallbackRef, ...(p.parent ? { parentSessionKey: p.parent.sessionKey } : {}) });
+    if (!existed) void hooks.fire('session_start', { sessionKey: p.sessionKey, sessionId: session.sessionId }, { sessionKey: p.sessionKey, sessionId: session.sessionId });
+    // A session remembers its model and thinking level: used when the request names none (and still known).
+    const ref = p.model ?? (session.model && known(session.model) ? session.model : fallbackRef);
+    const model = resolveOrRefuse(ref);
+    if (p.thinking && session.thinking !== p.thinking) session = await store.update(p.sessionKey, { thinking: p.thinking });
+    const runId = randomUUID();
+    runOptions.set(runId, {
+      workspace: runWs,
+      model,
+      thinking: p.thinking ?? session.thinking ?? config.agent.thinking,
+      timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
+      tools: p.lane === 'subagent' ? ctx.tools : ctx.parentTools(),
+    });
+    ctx.active.track({ runId, sessionKey: p.sessionKey, acceptedAt: now() }, p.message);
+    const record = dispatcher.submit({
+      runId,
+      sessionKey: p.sessionKey,
+      sessionId: session.sessionId,
+      acceptedAt: now(),
+      message: p.message,
+      // /compact never merges into or steers another run: it waits its turn like a followup.
+      mode: isCompactCommand(p.message) ? 'followup' : (p.queueMode ?? config.agent.queueMode),
+      model: { provider: model.provider, id: model.id },
+      ...(p.lane ? { lane: p.lane } : {}),
+      ...(p.parent ? { parent: p.parent } : {}),
+    });
+    void record.done.finally(() => {
+      runOptions.delete(runId);
+      ctx.active.forget(runId);
+    });
+    return record;
+  }
+
+  return { dispatcher, accept };
+}
