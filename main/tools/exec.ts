@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { parseArgs } from './args.js';
 import { scrubEnv, type ScrubOptions } from './env.js';
 import { NO_RUN, processTable, type BackgroundProcess, type ProcessTable } from './processes.js';
-import { detectSandbox, sandboxedArgv, type SandboxSettings, type SandboxStatus } from './sandbox/index.js';
+import { BWRAP_SECCOMP_FD, detectSandbox, openSocketFilter, sandboxedArgv, type SandboxSettings, type SandboxStatus } from './sandbox/index.js';
 import { HeadTailCollector } from './text.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
 
@@ -128,24 +128,41 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   const sandbox = await execSandboxStatus(s.sandbox);
   const scrub = (await s.secrets?.()) ?? {};
   const env = { ...scrubEnv(s.env ?? process.env, scrub), ...(sandbox.kind === 'bwrap' ? { TMPDIR: '/tmp' } : {}) };
-  const argv = shellPath ? sandboxedArgv(sandbox.kind, s.sandbox, ctx.workspace, [shellPath, '-c', args.command]) : null;
-
   // Loaded on first use: most runs never start a command, and execa's load time would land on every CLI start.
   const { execa } = await import('execa');
+  // Network on under bubblewrap: the unix-socket filter on fd 4 (sandbox/seccomp.ts). Failing to write it fails
+  // the command rather than running it without.
+  const filter = shellPath
+    ? await openSocketFilter(sandbox.kind, s.sandbox).catch((e: unknown) => {
+        throw new ToolError(`exec: could not prepare the sandbox's socket filter: ${e instanceof Error ? e.message : String(e)}`);
+      })
+    : undefined;
+  const argv = shellPath
+    ? sandboxedArgv(sandbox.kind, s.sandbox, ctx.workspace, [shellPath, '-c', args.command], filter ? BWRAP_SECCOMP_FD : undefined)
+    : null;
   const started = Date.now();
   const options = {
     cwd: ctx.workspace,
     env,
     extendEnv: false,
-    // fd 3 under bubblewrap: its --info-fd (the sandbox's first process id).
-    stdio: (sandbox.kind === 'bwrap' ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe']) as ['ignore', 'pipe', 'pipe'],
+    // fd 3 under bubblewrap: its --info-fd (the sandbox's first process id); fd 4: its --seccomp filter.
+    stdio: (sandbox.kind === 'bwrap' ? ['ignore', 'pipe', 'pipe', 'pipe', ...(filter ? [filter.fd] : [])] : ['ignore', 'pipe', 'pipe']) as [
+      'ignore',
+      'pipe',
+      'pipe',
+    ],
     all: true,
     buffer: false,
     reject: false,
     detached: isPosix,
     windowsHide: true,
   } as const;
-  const child = argv ? execa(argv[0]!, argv.slice(1), options) : execa(args.command, { ...options, shell: true });
+  let child;
+  try {
+    child = argv ? execa(argv[0]!, argv.slice(1), options) : execa(args.command, { ...options, shell: true });
+  } finally {
+    filter?.close(); // the child has its own copy once spawned
+  }
   const pid = child.pid;
 
   // Under bubblewrap the sandbox's first process is outside our process group (--new-session). Killing bwrap
@@ -236,7 +253,10 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
     return { result, status };
   })();
 
-  const sandboxNote = sandbox.kind === 'none' ? { sandbox: 'none', sandboxReason: sandbox.reason } : { sandbox: sandbox.kind };
+  const sandboxNote =
+    sandbox.kind === 'none'
+      ? { sandbox: 'none', sandboxReason: sandbox.reason }
+      : { sandbox: sandbox.kind, ...(sandbox.gap && s.sandbox.network ? { sandboxGap: sandbox.gap } : {}) };
 
   if (background) {
     const runId = ctx.run?.runId ?? NO_RUN;

@@ -16,6 +16,10 @@ describe('bwrap argv', () => {
   it('--info-fd comes first when asked for (exec learns the sandbox pid from it)', () => {
     expect(bwrapArgs(plan, ['sh'], 3).slice(0, 3)).toEqual(['--info-fd', '3', '--die-with-parent']);
   });
+  it('--seccomp FD follows when exec passes the unix-socket filter (network on)', () => {
+    expect(bwrapArgs(plan, ['sh'], 3, 4).slice(0, 5)).toEqual(['--info-fd', '3', '--seccomp', '4', '--die-with-parent']);
+    expect(bwrapArgs(plan, ['sh'], 3)).not.toContain('--seccomp');
+  });
   it('network off adds --unshare-net; a hidden folder inside the workspace stays hidden', () => {
     const args = bwrapArgs({ workspace: '/w', hide: ['/w/.agentdesk'], network: false }, ['sh']);
     expect(args).toContain('--unshare-net');

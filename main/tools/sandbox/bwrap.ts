@@ -10,7 +10,12 @@
  * - the workspace bound read-write on top (it may live inside home or /tmp), cwd fixed to it;
  * - `--unshare-pid` + `--die-with-parent`: when bwrap ends (or is killed) every process inside dies, even a
  *   setsid double-forked one; `--new-session` so a command cannot push keystrokes into our terminal;
- * - `--unshare-net` when network is off.
+ * - `--unshare-net` when network is off. With network on the host's network namespace is shared, and with it
+ *   every ABSTRACT unix socket on the host (they are scoped by network namespace, not by the file system: the X
+ *   server's `@/tmp/.X11-unix/X0`, a D-Bus bus on `unix:abstract=…`), plus path sockets the read-only system
+ *   bind leaves reachable (/var/run/docker.sock). So with network on, `--seccomp` installs seccomp.ts's filter:
+ *   no unix-domain socket can be created inside (EACCES), io_uring is off, other ABIs are killed. Programs that
+ *   need a unix socket of their own inside the sandbox get one with network off.
  */
 export interface SandboxPlan {
   workspace: string;
@@ -19,10 +24,14 @@ export interface SandboxPlan {
   network: boolean;
 }
 
-/** `infoFd`: bwrap writes {"child-pid": N} there once the sandbox's first process exists (see exec.ts). */
-export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], infoFd?: number): string[] {
+/**
+ * `infoFd`: bwrap writes {"child-pid": N} there once the sandbox's first process exists (see exec.ts).
+ * `seccompFd`: bwrap reads the unix-socket filter (seccomp.ts) from it and installs it on the command.
+ */
+export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], infoFd?: number, seccompFd?: number): string[] {
   const args = [
     ...(infoFd !== undefined ? ['--info-fd', String(infoFd)] : []),
+    ...(seccompFd !== undefined ? ['--seccomp', String(seccompFd)] : []),
     '--die-with-parent',
     '--new-session',
     '--unshare-pid',

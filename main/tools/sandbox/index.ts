@@ -4,9 +4,12 @@
  * every command needs the person's approval and the approval card says it is not sandboxed (policy.ts).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
 import { bwrapArgs, type SandboxPlan } from './bwrap.js';
+import { encodeFilter, socketFilter } from './seccomp.js';
 import { seatbeltArgs } from './seatbelt.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt' | 'none';
@@ -24,6 +27,8 @@ export interface SandboxStatus {
   kind: SandboxKind;
   /** Why there is none (for the approval card and logs). */
   reason?: string;
+  /** A known weakness of the sandbox that is there (bwrap on a CPU without a socket filter table). */
+  gap?: string;
 }
 
 const BWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
@@ -44,7 +49,10 @@ export function detectSandbox(): Promise<SandboxStatus> {
       execFile(bin, ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'],
         { timeout: 5000 }, (err, _o, stderr) => resolve(err ? (stderr.trim() || err.message) : null));
     });
-    return ok === null ? { kind: 'bwrap' } : { kind: 'none', reason: `bubblewrap cannot run here: ${ok.split('\n')[0]}` };
+    if (ok !== null) return { kind: 'none', reason: `bubblewrap cannot run here: ${ok.split('\n')[0]}` };
+    return socketFilter(process.arch)
+      ? { kind: 'bwrap' }
+      : { kind: 'bwrap', gap: `no unix-socket filter for ${process.arch}: with network on, commands can reach the host's abstract unix sockets` };
   })();
   return probed;
 }
@@ -53,17 +61,53 @@ export function bwrapPath(): string {
   return BWRAP.find((p) => existsSync(p)) ?? 'bwrap';
 }
 
-/** The argv that runs `argv` inside the sandbox (or `argv` itself with 'none'). */
 /** File descriptor on which bubblewrap reports the sandbox's first process (the child's stdio[3]). */
 export const BWRAP_INFO_FD = 3;
+/** File descriptor from which bubblewrap reads the seccomp filter (the child's stdio[4]), network on only. */
+export const BWRAP_SECCOMP_FD = 4;
 
-export function sandboxedArgv(kind: SandboxKind, settings: SandboxSettings, workspace: string, argv: readonly string[]): string[] {
+/**
+ * The unix-socket filter (seccomp.ts) as a read-only descriptor for bwrap's `--seccomp`, or undefined when it
+ * does not apply (network off: the new network namespace already isolates abstract sockets) or this CPU has no
+ * table (the status's `gap`). Written to a 0600 file in a private temp folder that is removed at once; the
+ * caller passes `fd` to the child and then calls `close()`. A fresh descriptor per command: bwrap reads it to
+ * its end, so a shared offset would hand the next command an empty filter.
+ */
+export async function openSocketFilter(kind: SandboxKind, settings: SandboxSettings): Promise<{ fd: number; close(): void } | undefined> {
+  const program = kind === 'bwrap' && settings.network ? socketFilter(process.arch) : undefined;
+  if (!program) return undefined;
+  const dir = await mkdtemp(path.join(tmpdir(), 'agentdesk-seccomp-'));
+  try {
+    const file = path.join(dir, 'filter.bpf');
+    await writeFile(file, encodeFilter(program), { mode: 0o600 });
+    const fd = openSync(file, 'r');
+    let open = true;
+    return {
+      fd,
+      close: () => {
+        if (open) closeSync(fd);
+        open = false;
+      },
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The argv that runs `argv` inside the sandbox (or `argv` itself with 'none'); `seccompFd` from openSocketFilter. */
+export function sandboxedArgv(
+  kind: SandboxKind,
+  settings: SandboxSettings,
+  workspace: string,
+  argv: readonly string[],
+  seccompFd?: number,
+): string[] {
   const plan: SandboxPlan = {
     workspace,
     hide: [homedir(), ...settings.hide, ...(existsSync('/run/user') ? ['/run/user'] : [])].filter((d) => d && existsSync(d)),
     network: settings.network,
   };
-  if (kind === 'bwrap') return [bwrapPath(), ...bwrapArgs(plan, argv, BWRAP_INFO_FD)];
+  if (kind === 'bwrap') return [bwrapPath(), ...bwrapArgs(plan, argv, BWRAP_INFO_FD, seccompFd)];
   if (kind === 'seatbelt') return [SANDBOX_EXEC, ...seatbeltArgs(plan, argv)];
   return [...argv];
 }

@@ -3,6 +3,12 @@
  * profile allows reading the system, then denies the hidden folders (home, app data), then re-allows the
  * workspace read-write. Writes are allowed only to the workspace, temp folders and /dev/null-like devices.
  * Written and unit-tested as text; it cannot run on the Linux machines this project is tested on.
+ *
+ * Known gap (not fixed blind): with network on, `(allow network*)` also lets a command connect to any unix
+ * socket path it can name — e.g. an ssh-agent or XQuartz socket under /private/tmp — and `(allow mach-lookup)`
+ * reaches every Mach service. macOS has no abstract sockets, so the Linux hole (seccomp.ts) has no twin here,
+ * but a `(deny network-outbound (remote unix-socket))` with an exception for /private/var/run/mDNSResponder (name
+ * lookups go through it) and a mach-lookup allow-list need a Mac to verify before they can replace these rules.
  */
 import type { SandboxPlan } from './bwrap.js';
 

@@ -1,0 +1,178 @@
+/**
+ * exec's sandbox and host unix sockets (T2), with real bubblewrap and the real kernel. With network on, bwrap
+ * shares the host network namespace and with it every ABSTRACT unix socket (X11's @/tmp/.X11-unix/X0, a D-Bus
+ * bus on unix:abstract=…). The test process plays such a host service on an abstract name; a sandboxed `node`
+ * tries to reach it. Without the seccomp filter it gets through (shown below with the same bwrap argv minus
+ * --seccomp — the hole); through exec it is refused with EACCES and the service sees no connection.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExecTool } from '../../main/tools/exec.js';
+import { bwrapArgs } from '../../main/tools/sandbox/bwrap.js';
+import { bwrapPath, detectSandbox, openSocketFilter, type SandboxSettings } from '../../main/tools/sandbox/index.js';
+import type { ToolContext } from '../../main/tools/types.js';
+
+const run = promisify(execFile);
+const status = await detectSandbox();
+const NODE = '/usr/bin/node';
+const PYTHON = '/usr/bin/python3';
+const ready = status.kind === 'bwrap' && !status.gap && existsSync(NODE);
+
+const CONNECT_JS = `
+const net = require('net');
+const [kind, target] = process.argv.slice(2);
+const s = kind === 'tcp' ? net.connect(Number(target), '127.0.0.1') : net.connect('\\0' + target);
+s.on('connect', () => { console.log('CONNECTED'); s.destroy(); });
+s.on('error', (e) => console.log('ERR ' + e.code));
+`;
+// Node's 'ipc' channel to a child is a socketpair(AF_UNIX, SOCK_STREAM): must keep working.
+const IPC_JS = `
+const c = require('child_process').spawn(process.execPath, ['-e', 'process.send("pong", () => process.exit(0))'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+c.on('message', (m) => console.log('IPC ' + m));
+c.on('error', (e) => console.log('ERR ' + e.code));
+`;
+// A unix socket of the sandbox's own (listen and connect inside): works with network off only.
+const INNER_JS = `
+const net = require('net');
+const name = '\\0agentdesk-inner-' + process.pid;
+const srv = net.createServer((c) => c.end('inner-ok')).on('error', (e) => console.log('ERR ' + e.code));
+srv.listen(name, () => net.connect(name).on('data', (d) => { console.log(String(d)); srv.close(); }).on('error', (e) => { console.log('ERR ' + e.code); srv.close(); }));
+`;
+const PAIRS_PY = `
+import socket
+for name, kind in (("STREAM", socket.SOCK_STREAM), ("DGRAM", socket.SOCK_DGRAM)):
+    try:
+        socket.socketpair(socket.AF_UNIX, kind)
+        print(name, "ok")
+    except OSError as e:
+        print(name, e.errno)
+`;
+
+let ws = '';
+let unixServer: net.Server;
+let tcpServer: net.Server;
+const seen = { unix: 0, tcp: 0 };
+const name = `agentdesk-test-${randomBytes(6).toString('hex')}`;
+const ctx = (): ToolContext => ({ workspace: ws, signal: new AbortController().signal });
+const ON: SandboxSettings = { enabled: true, network: true, hide: [] };
+const exec = (command: string, sandbox = ON) => createExecTool({ sandbox }).execute({ command }, ctx());
+
+const listen = (server: net.Server, at: string | number): Promise<void> =>
+  new Promise((resolve, reject) => {
+    server.once('error', reject);
+    if (typeof at === 'number') server.listen(at, '127.0.0.1', resolve);
+    else server.listen(at, resolve);
+  });
+
+beforeAll(async () => {
+  ws = path.join(await realpath(await mkdtemp(path.join(tmpdir(), 'agentdesk-sockets-'))), 'ws');
+  await mkdir(ws);
+  await writeFile(path.join(ws, 'connect.js'), CONNECT_JS);
+  await writeFile(path.join(ws, 'ipc.js'), IPC_JS);
+  await writeFile(path.join(ws, 'inner.js'), INNER_JS);
+  await writeFile(path.join(ws, 'pairs.py'), PAIRS_PY);
+  unixServer = net.createServer((s) => {
+    seen.unix++;
+    s.destroy();
+  });
+  tcpServer = net.createServer((s) => {
+    seen.tcp++;
+    s.destroy();
+  });
+  await listen(unixServer, `\0${name}`);
+  await listen(tcpServer, 0);
+});
+
+afterAll(async () => {
+  unixServer?.close();
+  tcpServer?.close();
+  if (ws) await rm(path.dirname(ws), { recursive: true, force: true });
+});
+
+/** Lets a connection that got through reach the server's callback before counting. */
+const settle = () => new Promise((r) => setTimeout(r, 100));
+
+describe.runIf(ready)('exec sandbox with network on: host unix sockets', () => {
+  it('the hole: the same bwrap sandbox without --seccomp reaches the host abstract socket', async () => {
+    const before = seen.unix;
+    const argv = bwrapArgs({ workspace: ws, hide: [homedir()], network: true }, [NODE, 'connect.js', 'unix', name]);
+    const { stdout } = await run(bwrapPath(), argv, { cwd: ws });
+    await settle();
+    expect(stdout.trim()).toBe('CONNECTED');
+    expect(seen.unix - before).toBe(1);
+  });
+
+  it('the same argv plus --seccomp (the filter exec writes) refuses it', async () => {
+    const before = seen.unix;
+    const filter = (await openSocketFilter('bwrap', ON))!;
+    const argv = bwrapArgs({ workspace: ws, hide: [homedir()], network: true }, [NODE, 'connect.js', 'unix', name], undefined, 3);
+    const child = spawn(bwrapPath(), argv, { cwd: ws, stdio: ['ignore', 'pipe', 'inherit', filter.fd] });
+    filter.close();
+    const stdout = await new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      child.on('close', () => resolve(out));
+    });
+    await settle();
+    expect(stdout.trim()).toBe('ERR EACCES');
+    expect(seen.unix - before).toBe(0);
+  });
+
+  it('through exec: connecting to the host abstract socket fails with EACCES and the host sees nothing', async () => {
+    const before = seen.unix;
+    const out = await exec(`${NODE} connect.js unix ${name}`);
+    await settle();
+    expect(out.content).toBe('ERR EACCES\n\nexit code 0');
+    expect(out.details).toMatchObject({ sandbox: 'bwrap' });
+    expect(seen.unix - before).toBe(0);
+  });
+
+  it('TCP to a 127.0.0.1 server still works', async () => {
+    const before = seen.tcp;
+    const out = await exec(`${NODE} connect.js tcp ${(tcpServer.address() as net.AddressInfo).port}`);
+    expect(out.content).toBe('CONNECTED\n\nexit code 0');
+    await expect.poll(() => seen.tcp - before).toBe(1);
+  });
+
+  it("socketpair IPC (a node child with an 'ipc' channel) still works", async () => {
+    expect((await exec(`${NODE} ipc.js`)).content).toBe('IPC pong\n\nexit code 0');
+  });
+
+  it.runIf(existsSync(PYTHON))('stream socketpairs are allowed, datagram ones (re-targetable) refused', async () => {
+    expect((await exec(`${PYTHON} pairs.py`)).content).toBe('STREAM ok\nDGRAM 13\n\nexit code 0');
+  });
+
+  it('no descriptor of the filter file stays open, here or in the command', async () => {
+    const out = await exec('ls -l /proc/self/fd/ /proc/$$/fd/');
+    expect(out.content).not.toContain('agentdesk-seccomp-');
+    const ours = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    expect(ours.filter((l) => l.includes('agentdesk-seccomp-'))).toEqual([]);
+  });
+});
+
+describe.runIf(ready)('exec sandbox with network off: unchanged', () => {
+  const OFF = { ...ON, network: false };
+  it('needs no filter (its own network namespace): none is written', async () => {
+    expect(await openSocketFilter('bwrap', OFF)).toBeUndefined();
+  });
+  it('the host abstract socket is out of reach (another namespace), the sandbox can use unix sockets of its own', async () => {
+    const before = seen.unix;
+    const out = await exec(`${NODE} connect.js unix ${name}; ${NODE} inner.js`, OFF);
+    await settle();
+    expect(out.content).toBe('ERR ECONNREFUSED\ninner-ok\n\nexit code 0');
+    expect(seen.unix - before).toBe(0);
+  });
+});
