@@ -13,8 +13,8 @@
  *   history (every assistant entry has content and a final stop reason);
  * - the file the tool wrote is either absent or complete;
  * - a run the kill missed (it ended first) succeeded: exit 0 and a complete turn. Such a run is never assumed to
- *   have answered: a CLI that failed on its own (once, a lock takeover race between the processes waiting on a
- *   killed one's index lock made `agent` fail before the message was written) is a defect this test reports.
+ *   have answered: a CLI that fails on its own — say, a lock take-over among the processes waiting on a killed
+ *   one's index lock fails `agent` before the message is written — is a defect this test reports as such.
  *
  * The kill point: the n-th JSON event line of the run (n uniform over a calibrated complete run's event count,
  * +1 so some kills land after the last event, while the index is written and the process exits), plus 0–15 ms.
