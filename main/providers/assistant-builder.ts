@@ -43,7 +43,7 @@ export class AssistantBuilder {
    */
   appendText(key: string, delta: string): ProviderEvent | undefined {
     if (delta === '') return undefined;
-    const index = this.ensure(key, () => ({ type: 'text', text: '' }));
+    const index = this.keys.get(key) ?? this.ensure(key, () => ({ type: 'text', text: '' }));
     const b = this.blocks[index]!;
     if (b.type !== 'text') return undefined;
     b.text += delta;
@@ -52,7 +52,7 @@ export class AssistantBuilder {
 
   appendThinking(key: string, delta: string): ProviderEvent | undefined {
     if (delta === '') return undefined;
-    const index = this.ensure(key, () => ({ type: 'thinking', thinking: '' }));
+    const index = this.keys.get(key) ?? this.ensure(key, () => ({ type: 'thinking', thinking: '' }));
     const b = this.blocks[index]!;
     if (b.type !== 'thinking') return undefined;
     b.thinking += delta;

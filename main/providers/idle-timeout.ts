@@ -100,13 +100,17 @@ export class IdleWatchdog {
 
   /**
    * Iterates `source`, racing every step; the countdown pauses while the consumer holds an item. A plain
-   * iterator object rather than an async generator: it runs once per streamed event, so it stays thin.
+   * iterator object rather than an async generator, and the race inlined with handlers made once per stream: it
+   * runs once per streamed event, so each step costs one promise of its own and no new closures.
    */
   watch<T>(source: AsyncIterable<T>): AsyncIterable<T> {
     return {
       [Symbol.asyncIterator]: () => {
         const it = source[Symbol.asyncIterator]();
         let finished = false;
+        // The step being waited for (at most one: for-await never calls next() before the last one settled).
+        let resolveStep: ((r: IteratorResult<T, undefined>) => void) | undefined;
+        let rejectStep: ((err: unknown) => void) | undefined;
         const end = (): Promise<IteratorResult<T, undefined>> => {
           if (!finished) {
             finished = true;
@@ -117,21 +121,44 @@ export class IdleWatchdog {
           }
           return Promise.resolve({ done: true, value: undefined });
         };
+        const release = (): void => {
+          resolveStep = undefined;
+          rejectStep = undefined;
+          if (this.slot === fail) this.slot = undefined;
+          else this.waiters.delete(fail);
+        };
+        const onValue = (r: IteratorResult<T>): void => {
+          const resolve = resolveStep;
+          if (!resolve) return; // the step already failed (watchdog or abort)
+          release();
+          this.pause();
+          if (r.done) finished = true;
+          resolve(r.done ? { done: true, value: undefined } : r);
+        };
+        const fail = (err: unknown): void => {
+          const reject = rejectStep;
+          if (!reject) return;
+          release();
+          void end();
+          reject(err);
+        };
+        const start = (resolve: (r: IteratorResult<T, undefined>) => void, reject: (err: unknown) => void): void => {
+          resolveStep = resolve;
+          rejectStep = reject;
+          if (this.slot === undefined) this.slot = fail;
+          else this.waiters.add(fail);
+          it.next().then(onValue, fail);
+        };
         return {
           next: (): Promise<IteratorResult<T, undefined>> => {
             if (finished) return Promise.resolve({ done: true, value: undefined });
+            const early = this.failure();
+            if (early) {
+              void end();
+              return Promise.reject(early);
+            }
             this.touch();
-            return this.race(it.next()).then(
-              (r) => {
-                this.pause();
-                if (r.done) finished = true;
-                return r.done ? { done: true, value: undefined } : r;
-              },
-              (err: unknown) => {
-                void end();
-                throw err;
-              },
-            );
+            return new Promise(start);
           },
           return: end,
         };

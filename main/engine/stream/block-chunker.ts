@@ -59,13 +59,31 @@ function findBreak(text: string, min: number, limit: number, paragraphOnly: bool
   return -1;
 }
 
+/** Where the last paragraph break (`\n\n`) of `text` ends, or -1. */
+function lastParagraphEnd(text: string): number {
+  const i = text.lastIndexOf('\n\n');
+  return i < 0 ? -1 : i + 2;
+}
+
 export class BlockChunker {
   private buffer = '';
+  /**
+   * Where the buffer's last paragraph break ends (-1: none), and whether it ends in a newline: kept up to date
+   * from each appended piece, so a delta that cannot complete a block costs O(delta), not a scan of the buffer.
+   */
+  private paragraphEnd = -1;
+  private endsInNewline = false;
 
   constructor(private readonly sizes: ChunkSizes = DEFAULT_CHUNK_SIZES) {}
 
   /** Adds streamed text; returns the blocks it completed. */
   append(text: string): string[] {
+    if (text === '') return [];
+    const at = this.buffer.length;
+    if (this.endsInNewline && text.charCodeAt(0) === 10) this.paragraphEnd = at + 1;
+    const inText = lastParagraphEnd(text);
+    if (inText >= 0) this.paragraphEnd = at + inText;
+    this.endsInNewline = text.charCodeAt(text.length - 1) === 10;
     this.buffer += text;
     const out: string[] = [];
     for (;;) {
@@ -85,7 +103,7 @@ export class BlockChunker {
       out.push(block);
     }
     if (this.buffer !== '') out.push(this.buffer);
-    this.buffer = '';
+    this.setBuffer('');
     return out;
   }
 
@@ -97,6 +115,8 @@ export class BlockChunker {
     const { min, max } = this.sizes;
     const text = this.buffer;
     if (text.length < min) return undefined;
+    // Before max only a paragraph break ending at or after min can cut (findBreak would scan to find none).
+    if (!ending && text.length < max && this.paragraphEnd < min) return undefined;
     // While more text may come and max is not reached, only a paragraph break is worth cutting at.
     const at = findBreak(text, min, Math.min(max, text.length), !ending && text.length < max);
     if (at > 0) return this.cut(at);
@@ -108,7 +128,7 @@ export class BlockChunker {
       const reopen = `${fence.marker}${fence.info}\n`;
       if (nl + 1 > reopen.length && fenceAt(text, nl + 1).open) {
         const block = `${text.slice(0, nl + 1)}${fence.marker}\n`;
-        this.buffer = `${reopen}${text.slice(nl + 1)}`;
+        this.setBuffer(`${reopen}${text.slice(nl + 1)}`);
         return block;
       }
     }
@@ -117,7 +137,13 @@ export class BlockChunker {
 
   private cut(at: number): string {
     const block = this.buffer.slice(0, at);
-    this.buffer = this.buffer.slice(at);
+    this.setBuffer(this.buffer.slice(at));
     return block;
+  }
+
+  private setBuffer(text: string): void {
+    this.buffer = text;
+    this.paragraphEnd = lastParagraphEnd(text);
+    this.endsInNewline = text.endsWith('\n');
   }
 }

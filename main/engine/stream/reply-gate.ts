@@ -18,11 +18,24 @@ export interface GateEnd {
 
 /** Enough of the shown text's end to judge a trailing token (`**NO_REPLY**` plus whitespace fits many times). */
 const TAIL_WINDOW = 64;
+/** The kept end grows to this before it is cut back to TAIL_WINDOW (one slice per many deltas, not per delta). */
+const TAIL_KEEP = 4 * TAIL_WINDOW;
+
+/**
+ * False when `text` cannot end a trailing token, whatever came before it: silentTailLength's pattern ends in
+ * `[A-Z_]`, `*` or whitespace. Anything else outside ASCII is left to the pattern itself.
+ */
+export function mayEndSilentTail(text: string): boolean {
+  if (text === '') return true;
+  const c = text.charCodeAt(text.length - 1);
+  return (c >= 65 && c <= 90) || c === 95 || c === 42 || c <= 32 || c >= 127;
+}
 
 export class ReplyGate {
-  // Only the end of the shown text is kept: every push costs O(delta), never O(reply so far).
+  // Only the end of the shown text is kept (at least TAIL_WINDOW characters of it, when there are that many):
+  // every push costs O(delta), never O(reply so far).
   private shownLength = 0;
-  private shownTail = '';
+  private shownEnd = '';
   private held = '';
 
   constructor(private readonly sentNormalized: () => readonly string[] = () => []) {}
@@ -32,13 +45,15 @@ export class ReplyGate {
    * pattern anchored at the start cannot match in the middle of the reply.
    */
   private window(): string {
-    const cut = this.shownLength > this.shownTail.length;
-    return `${cut ? 'x' : ''}${this.shownTail}${this.held}`;
+    const tail = this.shownEnd.length > TAIL_WINDOW ? this.shownEnd.slice(-TAIL_WINDOW) : this.shownEnd;
+    const cut = this.shownLength > tail.length;
+    return `${cut ? 'x' : ''}${tail}${this.held}`;
   }
 
   private show(out: string): string {
     this.shownLength += out.length;
-    this.shownTail = (this.shownTail + out).slice(-TAIL_WINDOW);
+    this.shownEnd += out;
+    if (this.shownEnd.length > TAIL_KEEP) this.shownEnd = this.shownEnd.slice(-TAIL_WINDOW);
     return out;
   }
 
@@ -48,6 +63,12 @@ export class ReplyGate {
     this.held += delta;
     if (this.shownLength === 0 && (couldBeSilentReply(this.held) || couldBeMessagingDuplicate(this.held, this.sentNormalized()))) {
       return '';
+    }
+    // Most deltas end in a character no trailing token ends in: nothing to hold, no window to build.
+    if (!mayEndSilentTail(delta)) {
+      const out = this.held;
+      this.held = '';
+      return this.show(out);
     }
     const tail = Math.min(silentTailLength(this.window()), this.held.length);
     const out = this.held.slice(0, this.held.length - tail);

@@ -85,6 +85,15 @@ const isNameChar = (c: number): boolean =>
 
 const isBlank = (c: number): boolean => c === SPACE || c === TAB || c === CR || c === NL;
 
+/** No character that can start a tag, a code span or fence, or a new line. */
+export function isPlain(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === LT || c === BACKTICK || c === TILDE || c === NL) return false;
+  }
+  return true;
+}
+
 /** Recognises one of our tags starting at `s[i] === '<'`. Bounded: looks at most MAX_TAG_LENGTH chars. */
 function scanTag(s: string, i: number): TagScan {
   const n = s.length;
@@ -180,6 +189,12 @@ function createCoreFilter(): CoreFilter {
   };
 
   const run = (input: string): ThinkSplit => {
+    // Fast path (most deltas of a reply): in the middle of a visible line with nothing pending, a chunk without
+    // `<`, a backtick, `~` or a newline changes no state and is all text — what the loop below would find.
+    if (held === '' && !thinking && runLen === 0 && !fenceCloseCandidate && !skipWs && visibleStarted && !lineStart && isPlain(input)) {
+      if (input !== '') segEmittedBefore = true;
+      return { text: input, thinking: '' };
+    }
     const s = held + input;
     held = '';
     let text = '';

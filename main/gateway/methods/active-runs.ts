@@ -2,6 +2,7 @@
  * Remembers the events of every run that has not ended yet, so a window that reloads (or opens the session) mid-run
  * can replay them and show ONE turn that keeps streaming. Consecutive text/thinking deltas of one turn are merged
  * into one event (the last seq, the joined delta): memory grows with the text, not with the number of chunks.
+ * The merged event is only built when it is needed (a replay, or the streak ends): a delta costs no allocation.
  */
 import type { ActiveRunSnapshot, AgentEvent, AssistantData, ThinkingData } from '../../../preload/contract.js';
 
@@ -12,6 +13,23 @@ interface Tracked {
   acceptedAt: number;
   started: boolean;
   events: AgentEvent[];
+  /** The streak of mergeable events after `events`: its latest event and the joined delta. */
+  streak?: Streak;
+}
+
+interface Streak {
+  last: AgentEvent;
+  delta: string;
+  /** More than one event joined (otherwise `last` itself is the merged event). */
+  merged: boolean;
+}
+
+const isDelta = (e: AgentEvent): boolean => e.stream === 'assistant' || e.stream === 'thinking';
+
+/** The one event a streak stands for: the last seq, the joined delta. */
+function mergedEvent(s: Streak): AgentEvent {
+  if (!s.merged) return s.last;
+  return { ...s.last, data: { ...(s.last.data as AssistantData | ThinkingData), delta: s.delta } };
 }
 
 function mergeable(prev: AgentEvent | undefined, next: AgentEvent): boolean {
@@ -40,21 +58,25 @@ export class ActiveRuns {
       }
       if (phase === 'start') run.started = true;
     }
-    const prev = run.events.at(-1);
-    if (mergeable(prev, event)) {
-      const a = prev!.data as AssistantData | ThinkingData;
-      const b = event.data as AssistantData | ThinkingData;
-      run.events[run.events.length - 1] = { ...event, data: { ...b, delta: a.delta + b.delta } };
-    } else {
-      run.events.push(event);
+    const streak = run.streak;
+    if (streak && mergeable(streak.last, event)) {
+      streak.delta += (event.data as AssistantData | ThinkingData).delta;
+      streak.last = event;
+      streak.merged = true;
+      return;
     }
+    if (streak) run.events.push(mergedEvent(streak));
+    run.streak = undefined;
+    if (isDelta(event)) run.streak = { last: event, delta: (event.data as AssistantData | ThinkingData).delta, merged: false };
+    else run.events.push(event);
   };
 
   /** The run of `sessionKey` that is streaming now (started, not ended), if any. */
   snapshot(sessionKey: string): ActiveRunSnapshot | null {
     for (const run of this.runs.values()) {
       if (run.sessionKey !== sessionKey || !run.started) continue;
-      return { runId: run.runId, message: run.message, acceptedAt: run.acceptedAt, events: [...run.events] };
+      const events = run.streak ? [...run.events, mergedEvent(run.streak)] : [...run.events];
+      return { runId: run.runId, message: run.message, acceptedAt: run.acceptedAt, events };
     }
     return null;
   }

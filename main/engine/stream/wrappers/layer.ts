@@ -9,17 +9,22 @@ import type { ProviderEvent, StreamFn, StreamRequest } from '../../../providers/
 
 export type StreamLayer = (next: StreamFn) => StreamFn;
 
-type EventMap = (event: ProviderEvent) => ProviderEvent[];
+/**
+ * One event in, what to pass on out: the event itself (or one replacement), or a list (empty drops it, several
+ * expand it). Returning a single event is the common case and allocates nothing.
+ */
+export type Mapped = ProviderEvent | readonly ProviderEvent[];
+type EventMap = (event: ProviderEvent) => Mapped;
 type MakeEventMap = (req: StreamRequest) => EventMap;
 
-/** Marks a layer built by `eventLayer`, so `composeLayers` can run a row of them in one generator. */
+/** Marks a layer built by `eventLayer`, so `composeLayers` can run a row of them in one iterator. */
 const EVENT_MAP = Symbol('eventLayer');
 type TaggedLayer = StreamLayer & { [EVENT_MAP]?: MakeEventMap };
 
 /**
  * Applies `layers` so that events flow provider → layers[0] → layers[1] → … → subscriber: the first layer sees
  * the provider's raw events, the last one hands them to the consumer. Consecutive event layers are fused into one
- * async generator (each nested generator costs an await per event; with four layers that was most of the engine's
+ * async iterator (each nested generator costs an await per event; with four layers that was most of the engine's
  * per-delta cost): every event goes through the maps in the same order as nested layers would apply them.
  */
 export function composeLayers(base: StreamFn, layers: readonly StreamLayer[]): StreamFn {
@@ -41,30 +46,65 @@ export function composeLayers(base: StreamFn, layers: readonly StreamLayer[]): S
   return fn;
 }
 
-/** A layer that rewrites events one at a time; `map` may drop (return []) or expand an event. */
+/** A layer that rewrites events one at a time; `map` may drop (return []), replace or expand an event. */
 export function eventLayer(make: MakeEventMap): StreamLayer {
   const layer: TaggedLayer = (next) => fusedEventLayers([make])(next);
   layer[EVENT_MAP] = make;
   return layer;
 }
 
+/** Runs `event` through `maps` in order, appending what comes out to `out`. */
+export function applyMaps(maps: readonly EventMap[], event: ProviderEvent, out: ProviderEvent[], from = 0): void {
+  let e: ProviderEvent = event;
+  for (let m = from; m < maps.length; m++) {
+    const mapped = maps[m]!(e);
+    if (!Array.isArray(mapped)) {
+      e = mapped as ProviderEvent;
+      continue;
+    }
+    // Dropped or expanded: the rest of the row sees each resulting event in turn.
+    for (const x of mapped as readonly ProviderEvent[]) applyMaps(maps, x, out, m + 1);
+    return;
+  }
+  out.push(e);
+}
+
+/**
+ * The fused row as a plain async iterator rather than an async generator: it runs once per streamed event, and a
+ * generator costs an extra await and its own promises per event. Events that a map expanded wait in a queue.
+ */
 function fusedEventLayers(makes: readonly MakeEventMap[]): StreamLayer {
-  return (next) =>
-    async function* (req) {
+  return (next) => (req) => ({
+    [Symbol.asyncIterator]: (): AsyncIterator<ProviderEvent> => {
       const maps = makes.map((make) => make(req));
-      for await (const event of next(req)) {
-        let batch: ProviderEvent[] = [event];
-        for (const map of maps) {
-          if (batch.length === 1) batch = map(batch[0]!);
-          else {
-            const out: ProviderEvent[] = [];
-            for (const e of batch) for (const mapped of map(e)) out.push(mapped);
-            batch = out;
-          }
+      const source = next(req)[Symbol.asyncIterator]();
+      const queue: ProviderEvent[] = [];
+      let head = 0;
+      const pull = (): Promise<IteratorResult<ProviderEvent>> =>
+        source.next().then((r): IteratorResult<ProviderEvent> | Promise<IteratorResult<ProviderEvent>> => {
+          if (r.done) return { done: true, value: undefined };
+          applyMaps(maps, r.value, queue);
+          return head < queue.length ? take() : pull();
+        });
+      const take = (): IteratorResult<ProviderEvent> => {
+        const value = queue[head++]!;
+        if (head === queue.length) {
+          queue.length = 0;
+          head = 0;
         }
-        for (const e of batch) yield e;
-      }
-    };
+        return { done: false, value };
+      };
+      return {
+        next: () => (head < queue.length ? Promise.resolve(take()) : pull()),
+        return: async (value?: unknown) => {
+          queue.length = 0;
+          head = 0;
+          await source.return?.(value);
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  });
 }
 
 /** The message with each content block mapped (block index preserved). */

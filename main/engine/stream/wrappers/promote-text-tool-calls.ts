@@ -15,7 +15,7 @@
  */
 import type { AssistantMessage } from '../../messages.js';
 import type { ProviderEvent } from '../../../providers/types.js';
-import { eventLayer, type StreamLayer } from './layer.js';
+import { eventLayer, type Mapped, type StreamLayer } from './layer.js';
 import { allowedName, type ToolNameOptions } from './types.js';
 
 export interface TextToolCall {
@@ -109,8 +109,8 @@ export function promoteTextToolCallsLayer(opts: ToolNameOptions & { newId: () =>
         ],
       };
     };
-    return (event): ProviderEvent[] => {
-      if (mode === 'pass') return [event];
+    return (event): Mapped => {
+      if (mode === 'pass') return event;
       switch (event.type) {
         case 'text_delta': {
           held.push(event);
@@ -118,7 +118,7 @@ export function promoteTextToolCallsLayer(opts: ToolNameOptions & { newId: () =>
         }
         case 'toolcall_end':
           if (event.invalid !== undefined) invalidIds.add(event.id);
-          return [event];
+          return event;
         case 'done': {
           const promoted = promote(event.message);
           if (!promoted) return [...release(), event];
@@ -129,7 +129,7 @@ export function promoteTextToolCallsLayer(opts: ToolNameOptions & { newId: () =>
         case 'error':
           return [...release(), event];
         default:
-          return [event];
+          return event;
       }
     };
   });

@@ -9,8 +9,7 @@
  * can correct itself, and the transcript stays paired.
  */
 import type { AssistantBlock } from '../../messages.js';
-import type { ProviderEvent } from '../../../providers/types.js';
-import { eventLayer, mapBlocks, type StreamLayer } from './layer.js';
+import { eventLayer, mapBlocks, type Mapped, type StreamLayer } from './layer.js';
 import { INVALID_TOOL_NAME, MAX_TOOL_NAME_LENGTH, allowedName, type ToolNameOptions } from './types.js';
 
 const NAME_CHARS = /^[A-Za-z0-9_.:-]+$/;
@@ -60,23 +59,23 @@ export function sanitizeToolCallsLayer(opts: ToolNameOptions & { newId: () => st
       const v = byIndex.get(index) ?? judgeToolCall(b, opts);
       return { ...b, id: v.id, name: v.name };
     };
-    return (event): ProviderEvent[] => {
+    return (event): Mapped => {
       switch (event.type) {
         case 'toolcall_start': {
           const v = judgeToolCall(event, opts);
           byIndex.set(event.index, v);
-          return [{ ...event, id: v.id, name: v.name }];
+          return { ...event, id: v.id, name: v.name };
         }
         case 'toolcall_end': {
           const v = byIndex.get(event.index) ?? judgeToolCall(event, opts);
           byIndex.set(event.index, v);
-          return [{ ...event, id: v.id, name: v.name, ...(v.invalid ? { invalid: v.invalid } : {}) }];
+          return { ...event, id: v.id, name: v.name, ...(v.invalid ? { invalid: v.invalid } : {}) };
         }
         case 'done':
         case 'error':
-          return [{ ...event, message: mapBlocks(event.message, fixBlock) }];
+          return { ...event, message: mapBlocks(event.message, fixBlock) };
         default:
-          return [event];
+          return event;
       }
     };
   });

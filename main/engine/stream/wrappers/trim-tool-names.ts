@@ -16,12 +16,12 @@ export function trimToolNamesLayer(opts: ToolNameOptions): StreamLayer {
     switch (event.type) {
       case 'toolcall_start':
       case 'toolcall_end':
-        return [{ ...event, name: norm(event.name) }];
+        return { ...event, name: norm(event.name) };
       case 'done':
       case 'error':
-        return [{ ...event, message: mapBlocks(event.message, (b) => (b.type === 'toolCall' ? { ...b, name: norm(b.name) } : b)) }];
+        return { ...event, message: mapBlocks(event.message, (b) => (b.type === 'toolCall' ? { ...b, name: norm(b.name) } : b)) };
       default:
-        return [event];
+        return event;
     }
   });
 }
