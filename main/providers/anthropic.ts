@@ -7,7 +7,7 @@ import { emptyUsage } from '../engine/messages.js';
 import { mapAnthropicStopReason, mergeAnthropicUsage, toAnthropicParams } from './anthropic-convert.js';
 import { ClientCache } from './client-cache.js';
 import { StreamTruncatedError } from './errors.js';
-import { runProviderStream, type DoneReason, type StreamContext } from './stream-runner.js';
+import { runProviderStream, type StreamContext, type StreamConverter } from './stream-runner.js';
 import type { ProviderEvent, StreamFn, StreamRequest } from './types.js';
 
 // The SDK is loaded on first use: a run that never talks to Anthropic (demo, OpenAI) does not pay its load time.
@@ -22,17 +22,15 @@ const clients = new ClientCache<Anthropic>(
 /** Starts (once) loading the SDK; a run's first call awaits the same load. */
 export const loadAnthropicSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
 
-export const streamAnthropic: StreamFn = (req) => runProviderStream(req, (ctx) => anthropicBody(req, ctx));
+export const streamAnthropic: StreamFn = (req) => runProviderStream(req, (ctx) => anthropicConverter(req, ctx));
 
-async function* anthropicBody(req: StreamRequest, ctx: StreamContext): AsyncGenerator<ProviderEvent, DoneReason> {
-  AnthropicClient ??= (await loadAnthropicSdk()).default;
-  const client = clients.get(req.model.baseUrl, req.apiKey);
-  const params = toAnthropicParams(req);
-  // Per-request headers (not client defaultHeaders) so the cached client serves every header set.
-  const stream = await ctx.watch(
-    client.messages.create(params, { signal: ctx.signal, ...(req.headers ? { headers: req.headers } : {}) }),
-  );
+type SdkEvent = Anthropic.Messages.RawMessageStreamEvent;
 
+/**
+ * The body as a converter (stream-runner.ts): the runner iterates the SDK stream and each SDK event is turned into
+ * engine events here, synchronously.
+ */
+function anthropicConverter(req: StreamRequest, ctx: StreamContext): StreamConverter<SdkEvent> {
   const b = ctx.builder;
   /** Anthropic block index → builder tool index (text/thinking use the builder's keys). */
   const toolIndex = new Map<number, number>();
@@ -40,74 +38,88 @@ async function* anthropicBody(req: StreamRequest, ctx: StreamContext): AsyncGene
   let stopReason: string | null | undefined;
   let stopped = false;
 
-  for await (const ev of ctx.events(stream)) {
-    switch (ev.type) {
-      case 'message_start': {
-        yield { type: 'message_start', id: ev.message.id };
-        usage = mergeAnthropicUsage(usage, ev.message.usage);
-        yield b.setUsage(usage);
-        break;
-      }
-      case 'content_block_start': {
-        const block = ev.content_block;
-        const key = String(ev.index);
-        if (block.type === 'text') {
-          const e = b.appendText(key, block.text);
-          if (e) yield e;
-        } else if (block.type === 'thinking') {
-          const e = b.appendThinking(key, block.thinking);
-          if (e) yield e;
-          b.appendSignature(key, block.signature);
-        } else if (block.type === 'redacted_thinking') {
-          b.addRedactedThinking(block.data);
-        } else if (block.type === 'tool_use') {
-          const { index, event } = b.startToolCall(block.id, block.name);
-          toolIndex.set(ev.index, index);
-          yield event;
-        }
-        // Server-tool blocks (web search etc.) are not requested by this app and are ignored.
-        break;
-      }
-      case 'content_block_delta': {
-        const key = String(ev.index);
-        const d = ev.delta;
-        let e: ProviderEvent | undefined;
-        if (d.type === 'text_delta') e = b.appendText(key, d.text);
-        else if (d.type === 'thinking_delta') e = b.appendThinking(key, d.thinking);
-        else if (d.type === 'signature_delta') b.appendSignature(key, d.signature);
-        else if (d.type === 'input_json_delta') {
-          const ti = toolIndex.get(ev.index);
-          if (ti !== undefined) e = b.appendToolArgs(ti, d.partial_json);
-        }
-        if (e) yield e;
-        break;
-      }
-      case 'content_block_stop': {
-        const ti = toolIndex.get(ev.index);
-        if (ti !== undefined) {
-          const e = b.endToolCall(ti);
-          if (e) yield e;
-        }
-        break;
-      }
-      case 'message_delta': {
-        if (ev.delta.stop_reason !== undefined) stopReason = ev.delta.stop_reason;
-        if (ev.usage) {
-          usage = mergeAnthropicUsage(usage, ev.usage);
-          yield b.setUsage(usage);
-        }
-        break;
-      }
-      case 'message_stop':
-        stopped = true;
-        break;
-      default:
-        break; // unknown event names pass through the 1.x SDK; ignore them
-    }
-    if (stopped) break;
-  }
+  return {
+    kind: 'converter',
+    async open() {
+      AnthropicClient ??= (await loadAnthropicSdk()).default;
+      const client = clients.get(req.model.baseUrl, req.apiKey);
+      const params = toAnthropicParams(req);
+      // Per-request headers (not client defaultHeaders) so the cached client serves every header set.
+      return ctx.watch(client.messages.create(params, { signal: ctx.signal, ...(req.headers ? { headers: req.headers } : {}) }));
+    },
 
-  if (!stopped) throw new StreamTruncatedError('Anthropic stream ended before message_stop');
-  for (const e of b.endOpenToolCalls()) yield e;
-  return mapAnthropicStopReason(stopReason);
+    convert(ev, out) {
+      switch (ev.type) {
+        case 'content_block_delta': {
+          // First: nearly every event of a reply is one of these.
+          const key = String(ev.index);
+          const d = ev.delta;
+          let e: ProviderEvent | undefined;
+          if (d.type === 'text_delta') e = b.appendText(key, d.text);
+          else if (d.type === 'thinking_delta') e = b.appendThinking(key, d.thinking);
+          else if (d.type === 'signature_delta') b.appendSignature(key, d.signature);
+          else if (d.type === 'input_json_delta') {
+            const ti = toolIndex.get(ev.index);
+            if (ti !== undefined) e = b.appendToolArgs(ti, d.partial_json);
+          }
+          if (e) out.push(e);
+          break;
+        }
+        case 'message_start': {
+          out.push({ type: 'message_start', id: ev.message.id });
+          usage = mergeAnthropicUsage(usage, ev.message.usage);
+          out.push(b.setUsage(usage));
+          break;
+        }
+        case 'content_block_start': {
+          const block = ev.content_block;
+          const key = String(ev.index);
+          if (block.type === 'text') {
+            const e = b.appendText(key, block.text);
+            if (e) out.push(e);
+          } else if (block.type === 'thinking') {
+            const e = b.appendThinking(key, block.thinking);
+            if (e) out.push(e);
+            b.appendSignature(key, block.signature);
+          } else if (block.type === 'redacted_thinking') {
+            b.addRedactedThinking(block.data);
+          } else if (block.type === 'tool_use') {
+            const { index, event } = b.startToolCall(block.id, block.name);
+            toolIndex.set(ev.index, index);
+            out.push(event);
+          }
+          // Server-tool blocks (web search etc.) are not requested by this app and are ignored.
+          break;
+        }
+        case 'content_block_stop': {
+          const ti = toolIndex.get(ev.index);
+          if (ti !== undefined) {
+            const e = b.endToolCall(ti);
+            if (e) out.push(e);
+          }
+          break;
+        }
+        case 'message_delta': {
+          if (ev.delta.stop_reason !== undefined) stopReason = ev.delta.stop_reason;
+          if (ev.usage) {
+            usage = mergeAnthropicUsage(usage, ev.usage);
+            out.push(b.setUsage(usage));
+          }
+          break;
+        }
+        case 'message_stop':
+          stopped = true;
+          break;
+        default:
+          break; // unknown event names pass through the 1.x SDK; ignore them
+      }
+      return stopped;
+    },
+
+    finish(out) {
+      if (!stopped) throw new StreamTruncatedError('Anthropic stream ended before message_stop');
+      for (const e of b.endOpenToolCalls()) out.push(e);
+      return mapAnthropicStopReason(stopReason);
+    },
+  };
 }

@@ -4,7 +4,9 @@
  * one `error` event carrying the message as far as it got.
  *
  * A provider body is an async generator that yields the non-terminal events and returns the stop reason; it
- * throws on any failure (including "stream ended before the terminal event").
+ * throws on any failure (including "stream ended before the terminal event"). A body may instead be a
+ * StreamConverter: the runner then iterates the SDK stream itself and the body converts each SDK event
+ * synchronously — the same events, one async step per streamed event less than a generator body.
  */
 import type { StopReason } from '../engine/messages.js';
 import { AssistantBuilder } from './assistant-builder.js';
@@ -24,7 +26,22 @@ export interface StreamContext {
   events<T>(source: AsyncIterable<T>): AsyncIterable<T>;
 }
 
+/** A provider body that converts SDK events one at a time (see above). */
+export interface StreamConverter<S> {
+  readonly kind: 'converter';
+  /** Sends the request; resolves with the SDK's event stream (await it under `ctx.watch`). */
+  open(): Promise<AsyncIterable<S>>;
+  /** Appends the engine events for one SDK event to `out`; true when it was the terminal one (stop reading). */
+  convert(event: S, out: ProviderEvent[]): boolean;
+  /** The stream is over: appends any last events, returns the stop reason; throws if it ended too early. */
+  finish(out: ProviderEvent[]): DoneReason;
+}
+
 export type StreamBody = (ctx: StreamContext) => AsyncGenerator<ProviderEvent, DoneReason, undefined>;
+export type ConverterBody = (ctx: StreamContext) => StreamConverter<unknown>;
+
+type Made = AsyncGenerator<ProviderEvent, DoneReason, undefined> | StreamConverter<unknown>;
+const isConverter = (b: Made): b is StreamConverter<unknown> => (b as StreamConverter<unknown>).kind === 'converter';
 
 export interface RunnerOptions {
   now?: () => number;
@@ -33,7 +50,7 @@ export interface RunnerOptions {
 
 export async function* runProviderStream(
   req: StreamRequest,
-  body: StreamBody,
+  body: StreamBody | ConverterBody,
   opts: RunnerOptions = {},
 ): AsyncGenerator<ProviderEvent, void, undefined> {
   const builder = new AssistantBuilder(req.model, opts.now);
@@ -52,9 +69,23 @@ export async function* runProviderStream(
   let inner: AsyncGenerator<ProviderEvent, DoneReason, undefined> | undefined;
   try {
     if (req.signal.aborted) throw new AbortError(undefined, { cause: req.signal.reason });
-    inner = body(ctx);
-    // Delegation rather than a next()/yield loop: one await less per streamed event.
-    const reason: DoneReason = yield* inner;
+    const made: Made = body(ctx);
+    let reason: DoneReason;
+    if (isConverter(made)) {
+      const out: ProviderEvent[] = [];
+      for await (const event of ctx.events(await made.open())) {
+        const last = made.convert(event, out);
+        for (let i = 0; i < out.length; i++) yield out[i]!;
+        out.length = 0;
+        if (last) break;
+      }
+      reason = made.finish(out);
+      for (const e of out) yield e;
+    } else {
+      inner = made;
+      // Delegation rather than a next()/yield loop: one await less per streamed event.
+      reason = yield* inner;
+    }
     // The SDKs end iteration silently when their signal aborts: check why the body ended.
     const failed = dog.fired ?? (req.signal.aborted ? new AbortError(undefined, { cause: req.signal.reason }) : undefined);
     if (failed) throw failed;

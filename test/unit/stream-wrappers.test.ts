@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AssistantBlock, AssistantMessage } from '../../main/engine/messages.js';
 import type { ProviderEvent, StreamFn, StreamRequest } from '../../main/providers/types.js';
-import { composeLayers, wrapStreamFn, type StreamLayer } from '../../main/engine/stream/wrappers/index.js';
+import { composeLayers, streamMapper, wrapStreamFn, type StreamLayer } from '../../main/engine/stream/wrappers/index.js';
 import { eventLayer } from '../../main/engine/stream/wrappers/layer.js';
 import { judgeToolCall, sanitizeToolCallsLayer } from '../../main/engine/stream/wrappers/sanitize-tool-calls.js';
 import {
@@ -243,5 +243,39 @@ describe('composeLayers: a row of event layers runs fused in one generator', () 
   ])('%s: same events as nesting the layers one by one', async (_name, layers) => {
     const events = textMessage(['one', 'b', 'two\u0007']);
     expect(await collect(composeLayers(source(events), layers()))).toEqual(await collect(nested(source(events), layers())));
+  });
+});
+
+describe('streamMapper: the attempt maps each provider event synchronously', () => {
+  /** What the attempt sees: the base stream iterated, every event mapped into `out`. */
+  async function mapped(base: StreamFn, o: { allowed: string[]; newId: () => string }): Promise<ProviderEvent[]> {
+    const req = {} as StreamRequest;
+    const map = streamMapper(o)(req);
+    const out: ProviderEvent[] = [];
+    for await (const e of base(req)) map(e, out);
+    return out;
+  }
+  const textCall = '{"name":" Read ","arguments":{"path":"notes.txt"}}';
+
+  it.each<[string, ProviderEvent[]]>([
+    ['plain text in chunks', textMessage(['Hel', 'lo\u0000', ' world'])],
+    ['a control character alone is dropped', textMessage(['a', '\u0007', 'b'])],
+    ['a text tool call held back and promoted', textMessage(['{"name":', '"read","arguments":{}}'])],
+    ['text that starts like a call but is not one', textMessage(['{', 'not json'])],
+    ['native calls: valid, unknown, blank, padded', toolMessage([{ id: 'c1', name: 'read' }, { id: 'c2', name: 'nope' }, { id: '', name: ' ' }, { id: 'c4', name: ' Exec ' }], 'Let me look.')],
+    ['a blank native call next to a text call', [
+      { type: 'message_start' },
+      { type: 'text_delta', index: 0, delta: textCall },
+      { type: 'toolcall_start', index: 1, id: 'c1', name: '' },
+      { type: 'toolcall_end', index: 1, id: 'c1', name: '', arguments: {} },
+      { type: 'done', stopReason: 'toolUse', message: message([{ type: 'text', text: textCall }, { type: 'toolCall', id: 'c1', name: '', arguments: {} }], 'toolUse') },
+    ]],
+    ['an error terminal releases held text', [
+      { type: 'message_start' },
+      { type: 'text_delta', index: 0, delta: '{"na' },
+      { type: 'error', error: new Error('drop'), message: message([{ type: 'text', text: '{"na' }], 'error') },
+    ]],
+  ])('%s: same events as wrapStreamFn', async (_name, events) => {
+    expect(await mapped(source(events), { allowed, newId: ids() })).toEqual(await collect(wrapStreamFn(source(events), { allowed, newId: ids() })));
   });
 });

@@ -5,14 +5,14 @@
  */
 import type { AssistantMessage, Message, ToolResultMessage, Usage } from '../messages.js';
 import { emptyUsage, toolCallsOf } from '../messages.js';
-import type { ModelDef, StreamFn, ThinkingLevel, ToolSpec } from '../../providers/types.js';
+import type { ModelDef, ProviderEvent, StreamFn, StreamRequest, ThinkingLevel, ToolSpec } from '../../providers/types.js';
 import type { Tool } from '../../tools/types.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import { asHookRunner, type HookRunner } from './hook-runner.js';
 import type { EngineHooks } from './hooks.js';
 import { revisionRequest } from './finalize.js';
 import { CallSubscriber, mayCloseThinkWithoutOpener } from '../stream/call-subscriber.js';
-import { wrapStreamFn } from '../stream/wrappers/index.js';
+import { streamMapper } from '../stream/wrappers/index.js';
 import { createMessaging } from './send-message.js';
 import { runToolCall } from './tool-lifecycle.js';
 import { missingResultTextFor, repairToolPairing, type RepairToolPairingOptions } from './pairing.js';
@@ -107,8 +107,8 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const messaging = createMessaging({ emitter: p.emitter, turn: () => (p.turnOffset ?? 0) + turn, deliver: (t) => void texts.push(t) });
   const tools = [...p.tools, messaging.tool];
   const specs = toolSpecs(tools);
-  // Every provider call goes through the stream wrapper layers (E9).
-  const streamFn = wrapStreamFn(p.streamFn, { allowed: specs.map((t) => t.name), newId: p.newToolCallId });
+  // Every provider call goes through the stream wrapper layers (E9), applied here to each event of its stream.
+  const layersFor = streamMapper({ allowed: specs.map((t) => t.name), newId: p.newToolCallId });
   const compaction = p.compaction ?? newRunCompaction();
   const context = new AttemptContext(
     {
@@ -156,7 +156,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     const parseErrors = new Map<string, string>();
     const invalidCalls = new Map<string, string>();
     try {
-      const stream = streamFn({
+      const req: StreamRequest = {
         model: p.model,
         apiKey: p.apiKey,
         systemPrompt: p.systemPrompt,
@@ -166,11 +166,18 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
         signal: p.signal,
         idleTimeoutMs: p.idleTimeoutMs,
         headers: p.headers,
-      });
-      for await (const event of stream) {
-        if (event.type === 'toolcall_end' && event.parseError) parseErrors.set(event.id, event.parseError);
-        if (event.type === 'toolcall_end' && event.invalid) invalidCalls.set(event.id, event.invalid);
-        subscriber.handle(event);
+      };
+      const layers = layersFor(req);
+      const out: ProviderEvent[] = [];
+      for await (const raw of p.streamFn(req)) {
+        layers(raw, out);
+        for (let i = 0; i < out.length; i++) {
+          const event = out[i]!;
+          if (event.type === 'toolcall_end' && event.parseError) parseErrors.set(event.id, event.parseError);
+          if (event.type === 'toolcall_end' && event.invalid) invalidCalls.set(event.id, event.invalid);
+          subscriber.handle(event);
+        }
+        out.length = 0;
       }
     } catch (err) {
       // Providers never throw by contract; this guards a broken one so the run still ends cleanly.

@@ -7,8 +7,8 @@
  *   trimmed and case-folded themselves, so its position among them changes nothing; last keeps that obvious).
  */
 import { randomUUID } from 'node:crypto';
-import type { StreamFn } from '../../../providers/types.js';
-import { composeLayers, type StreamLayer } from './layer.js';
+import type { StreamFn, StreamRequest } from '../../../providers/types.js';
+import { composeLayers, eventMapper, type StreamLayer, type SyncMapper } from './layer.js';
 import { promoteTextToolCallsLayer } from './promote-text-tool-calls.js';
 import { sanitizeToolCallsLayer } from './sanitize-tool-calls.js';
 import { stripControlChars, textTransformsLayer } from './text-transforms.js';
@@ -33,9 +33,19 @@ export function defaultLayers(opts: WrapOptions): StreamLayer[] {
   ];
 }
 
-/** The StreamFn every provider call of an attempt goes through. */
+/**
+ * The attempt's form of `wrapStreamFn`: the default layers as one synchronous mapper, made per model call, that
+ * the attempt applies to each event of the provider's own stream (one async step per streamed event less).
+ */
+export function streamMapper(opts: WrapOptions): (req: StreamRequest) => SyncMapper {
+  const make = eventMapper(defaultLayers(opts));
+  if (!make) throw new Error('the default stream layers are event layers');
+  return make;
+}
+
+/** The StreamFn every provider call of an attempt goes through (as `streamMapper`, for other callers and tests). */
 export function wrapStreamFn(base: StreamFn, opts: WrapOptions): StreamFn {
   return composeLayers(base, defaultLayers(opts));
 }
 
-export { composeLayers, type StreamLayer } from './layer.js';
+export { composeLayers, type StreamLayer, type SyncMapper } from './layer.js';

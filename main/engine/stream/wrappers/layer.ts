@@ -53,6 +53,27 @@ export function eventLayer(make: MakeEventMap): StreamLayer {
   return layer;
 }
 
+/** Maps one provider event to what the layers pass on, appended to `out` (state per model call). */
+export type SyncMapper = (event: ProviderEvent, out: ProviderEvent[]) => void;
+
+/**
+ * A row made only of event layers as a synchronous mapper (undefined if a layer is not an event layer): the
+ * consumer iterates the provider's stream itself and maps each event, with no async step of the layers' own.
+ * Same events, in the same order, as iterating `composeLayers(base, layers)`.
+ */
+export function eventMapper(layers: readonly StreamLayer[]): ((req: StreamRequest) => SyncMapper) | undefined {
+  const makes: MakeEventMap[] = [];
+  for (const layer of layers) {
+    const make = (layer as TaggedLayer)[EVENT_MAP];
+    if (!make) return undefined;
+    makes.push(make);
+  }
+  return (req) => {
+    const maps = makes.map((make) => make(req));
+    return (event, out) => applyMaps(maps, event, out);
+  };
+}
+
 /** Runs `event` through `maps` in order, appending what comes out to `out`. */
 export function applyMaps(maps: readonly EventMap[], event: ProviderEvent, out: ProviderEvent[], from = 0): void {
   let e: ProviderEvent = event;
