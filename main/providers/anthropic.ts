@@ -7,7 +7,7 @@ import { emptyUsage } from '../engine/messages.js';
 import { mapAnthropicStopReason, mergeAnthropicUsage, toAnthropicParams } from './anthropic-convert.js';
 import { ClientCache } from './client-cache.js';
 import { StreamTruncatedError } from './errors.js';
-import { runProviderStream, type StreamContext, type StreamConverter } from './stream-runner.js';
+import { runConverterStream, type StreamContext, type StreamConverter } from './stream-runner.js';
 import type { ProviderEvent, StreamFn, StreamRequest } from './types.js';
 
 // The SDK is loaded on first use: a run that never talks to Anthropic (demo, OpenAI) does not pay its load time.
@@ -22,7 +22,7 @@ const clients = new ClientCache<Anthropic>(
 /** Starts (once) loading the SDK; a run's first call awaits the same load. */
 export const loadAnthropicSdk = () => (sdk ??= import('@anthropic-ai/sdk'));
 
-export const streamAnthropic: StreamFn = (req) => runProviderStream(req, (ctx) => anthropicConverter(req, ctx));
+export const streamAnthropic: StreamFn = (req) => runConverterStream(req, (ctx) => anthropicConverter(req, ctx));
 
 type SdkEvent = Anthropic.Messages.RawMessageStreamEvent;
 
@@ -39,7 +39,6 @@ function anthropicConverter(req: StreamRequest, ctx: StreamContext): StreamConve
   let stopped = false;
 
   return {
-    kind: 'converter',
     async open() {
       AnthropicClient ??= (await loadAnthropicSdk()).default;
       const client = clients.get(req.model.baseUrl, req.apiKey);

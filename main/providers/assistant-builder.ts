@@ -7,6 +7,7 @@ import type { AssistantBlock, AssistantMessage, StopReason, Usage } from '../eng
 import { emptyUsage } from '../engine/messages.js';
 import type { ModelDef, ProviderEvent } from './types.js';
 import { parseToolArgs } from './tool-args.js';
+import { TextParts } from '../engine/stream/text-parts.js';
 
 interface OpenToolCall {
   id: string;
@@ -21,6 +22,8 @@ export class AssistantBuilder {
   private readonly blocks: AssistantBlock[] = [];
   private readonly tools = new Map<number, OpenToolCall>();
   private readonly keys = new Map<string, number>();
+  /** Streamed text of text and thinking blocks (block index → pieces), put into the blocks by `snapshot`. */
+  private readonly streamed = new Map<number, TextParts>();
   private usage: Usage = emptyUsage();
   private readonly timestamp: number;
 
@@ -44,18 +47,16 @@ export class AssistantBuilder {
   appendText(key: string, delta: string): ProviderEvent | undefined {
     if (delta === '') return undefined;
     const index = this.keys.get(key) ?? this.ensure(key, () => ({ type: 'text', text: '' }));
-    const b = this.blocks[index]!;
-    if (b.type !== 'text') return undefined;
-    b.text += delta;
+    if (this.blocks[index]!.type !== 'text') return undefined;
+    this.textOf(index).push(delta);
     return { type: 'text_delta', index, delta };
   }
 
   appendThinking(key: string, delta: string): ProviderEvent | undefined {
     if (delta === '') return undefined;
     const index = this.keys.get(key) ?? this.ensure(key, () => ({ type: 'thinking', thinking: '' }));
-    const b = this.blocks[index]!;
-    if (b.type !== 'thinking') return undefined;
-    b.thinking += delta;
+    if (this.blocks[index]!.type !== 'thinking') return undefined;
+    this.textOf(index).push(delta);
     return { type: 'thinking_delta', index, delta };
   }
 
@@ -88,6 +89,15 @@ export class AssistantBuilder {
 
   addRedactedThinking(data: string): void {
     this.blocks.push({ type: 'thinking', thinking: '', redacted: data });
+  }
+
+  private textOf(index: number): TextParts {
+    let parts = this.streamed.get(index);
+    if (!parts) {
+      parts = new TextParts();
+      this.streamed.set(index, parts);
+    }
+    return parts;
   }
 
   private ensure(key: string, make: () => AssistantBlock): number {
@@ -158,7 +168,9 @@ export class AssistantBuilder {
   /** The message as far as it got. Tool calls still open get best-effort arguments (without events). */
   snapshot(stopReason: StopReason, errorMessage?: string): AssistantMessage {
     const content: AssistantBlock[] = this.blocks.map((b, i) => {
-      if (b.type !== 'toolCall') return { ...b };
+      const streamed = this.streamed.get(i);
+      if (b.type === 'text') return streamed ? { ...b, text: streamed.text } : { ...b };
+      if (b.type === 'thinking') return streamed ? { ...b, thinking: streamed.text } : { ...b };
       const t = this.tools.get(i);
       return { ...b, arguments: t && !t.ended ? parseToolArgs(t.raw).arguments : b.arguments };
     });

@@ -5,8 +5,8 @@
  *
  * A provider body is an async generator that yields the non-terminal events and returns the stop reason; it
  * throws on any failure (including "stream ended before the terminal event"). A body may instead be a
- * StreamConverter: the runner then iterates the SDK stream itself and the body converts each SDK event
- * synchronously — the same events, one async step per streamed event less than a generator body.
+ * StreamConverter (run by `runConverterStream`): the runner then iterates the SDK stream itself and the body
+ * converts each SDK event synchronously — the same events, without a generator's async steps per event.
  */
 import type { StopReason } from '../engine/messages.js';
 import { AssistantBuilder } from './assistant-builder.js';
@@ -28,7 +28,6 @@ export interface StreamContext {
 
 /** A provider body that converts SDK events one at a time (see above). */
 export interface StreamConverter<S> {
-  readonly kind: 'converter';
   /** Sends the request; resolves with the SDK's event stream (await it under `ctx.watch`). */
   open(): Promise<AsyncIterable<S>>;
   /** Appends the engine events for one SDK event to `out`; true when it was the terminal one (stop reading). */
@@ -40,19 +39,21 @@ export interface StreamConverter<S> {
 export type StreamBody = (ctx: StreamContext) => AsyncGenerator<ProviderEvent, DoneReason, undefined>;
 export type ConverterBody = (ctx: StreamContext) => StreamConverter<unknown>;
 
-type Made = AsyncGenerator<ProviderEvent, DoneReason, undefined> | StreamConverter<unknown>;
-const isConverter = (b: Made): b is StreamConverter<unknown> => (b as StreamConverter<unknown>).kind === 'converter';
 
 export interface RunnerOptions {
   now?: () => number;
   timers?: Timers;
 }
 
-export async function* runProviderStream(
-  req: StreamRequest,
-  body: StreamBody | ConverterBody,
-  opts: RunnerOptions = {},
-): AsyncGenerator<ProviderEvent, void, undefined> {
+interface Run {
+  builder: AssistantBuilder;
+  dog: IdleWatchdog;
+  ctx: StreamContext;
+  /** Ends the watchdog, the abort forwarding and the HTTP request (idempotent). */
+  cleanup(): void;
+}
+
+function startRun(req: StreamRequest, opts: RunnerOptions): Run {
   const builder = new AssistantBuilder(req.model, opts.now);
   const http = new AbortController();
   const onCallerAbort = () => http.abort(req.signal.reason);
@@ -64,42 +65,145 @@ export async function* runProviderStream(
     watch: (p) => dog.race(p),
     events: (source) => dog.watch(source),
   };
+  const cleanup = () => {
+    dog.stop();
+    req.signal.removeEventListener('abort', onCallerAbort);
+    if (!http.signal.aborted) http.abort();
+  };
+  return { builder, dog, ctx, cleanup };
+}
 
+/** Why a stream that ended without an error still failed: the SDKs end iteration silently when their signal aborts. */
+const silentFailure = (run: Run, signal: AbortSignal): Error | undefined =>
+  run.dog.fired ?? (signal.aborted ? new AbortError(undefined, { cause: signal.reason }) : undefined);
+
+export async function* runProviderStream(
+  req: StreamRequest,
+  body: StreamBody,
+  opts: RunnerOptions = {},
+): AsyncGenerator<ProviderEvent, void, undefined> {
+  const run = startRun(req, opts);
   let terminal: ProviderEvent;
   let inner: AsyncGenerator<ProviderEvent, DoneReason, undefined> | undefined;
   try {
     if (req.signal.aborted) throw new AbortError(undefined, { cause: req.signal.reason });
-    const made: Made = body(ctx);
-    let reason: DoneReason;
-    if (isConverter(made)) {
-      const out: ProviderEvent[] = [];
-      for await (const event of ctx.events(await made.open())) {
-        const last = made.convert(event, out);
-        for (let i = 0; i < out.length; i++) yield out[i]!;
-        out.length = 0;
-        if (last) break;
-      }
-      reason = made.finish(out);
-      for (const e of out) yield e;
-    } else {
-      inner = made;
-      // Delegation rather than a next()/yield loop: one await less per streamed event.
-      reason = yield* inner;
-    }
-    // The SDKs end iteration silently when their signal aborts: check why the body ended.
-    const failed = dog.fired ?? (req.signal.aborted ? new AbortError(undefined, { cause: req.signal.reason }) : undefined);
+    inner = body(run.ctx);
+    // Delegation rather than a next()/yield loop: one await less per streamed event.
+    const reason = yield* inner;
+    const failed = silentFailure(run, req.signal);
     if (failed) throw failed;
-    terminal = { type: 'done', stopReason: reason, message: builder.snapshot(reason) };
+    terminal = { type: 'done', stopReason: reason, message: run.builder.snapshot(reason) };
   } catch (e) {
-    terminal = errorTerminal(e, builder, dog, req.signal);
+    terminal = errorTerminal(e, run.builder, run.dog, req.signal);
   } finally {
     // Runs also when the consumer stops iterating early: end the body and the HTTP request with it.
     if (inner) void inner.return('stop').catch(() => undefined);
-    dog.stop();
-    req.signal.removeEventListener('abort', onCallerAbort);
-    if (!http.signal.aborted) http.abort();
+    run.cleanup();
   }
   yield terminal;
+}
+
+/**
+ * The runner for a converter body, with the same contract and the same events as `runProviderStream` would give
+ * for the equivalent generator body. A plain iterator rather than an async generator: each streamed event costs
+ * the watchdog's step and one `then`, not a generator's promises on top (which doubled the engine's allocation
+ * per delta). `next` must not be called again before the previous call settled (for-await never does).
+ */
+export function runConverterStream(req: StreamRequest, body: ConverterBody, opts: RunnerOptions = {}): AsyncIterable<ProviderEvent> {
+  return {
+    [Symbol.asyncIterator]: (): AsyncIterator<ProviderEvent> => {
+      const run = startRun(req, opts);
+      const queue: ProviderEvent[] = [];
+      let head = 0;
+      let state: 'new' | 'streaming' | 'ended' = 'new';
+      let conv: StreamConverter<unknown> | undefined;
+      let source: AsyncIterator<unknown> | undefined;
+      /** `convert` saw the terminal SDK event: once its events are delivered, the stream ends. */
+      let lastSeen = false;
+
+      const take = (): IteratorResult<ProviderEvent> => {
+        const value = queue[head++]!;
+        if (head === queue.length) {
+          queue.length = 0;
+          head = 0;
+        }
+        return { done: false, value };
+      };
+      const end = (terminal: ProviderEvent | undefined): void => {
+        state = 'ended';
+        void source?.return?.()?.catch(() => undefined);
+        run.cleanup();
+        if (terminal) queue.push(terminal);
+      };
+      /** A failure: the events of the step that failed are not delivered (a generator would not have yielded them). */
+      const fail = (e: unknown, dropStep: boolean): IteratorResult<ProviderEvent> => {
+        if (dropStep) queue.length = head = 0;
+        end(errorTerminal(e, run.builder, run.dog, req.signal));
+        return take();
+      };
+      const finish = (): IteratorResult<ProviderEvent> => {
+        let reason: DoneReason;
+        try {
+          reason = conv!.finish(queue);
+        } catch (e) {
+          return fail(e, true);
+        }
+        const failed = silentFailure(run, req.signal);
+        if (failed) return fail(failed, false);
+        end({ type: 'done', stopReason: reason, message: run.builder.snapshot(reason) });
+        return take();
+      };
+      const onStep = (r: IteratorResult<unknown>): IteratorResult<ProviderEvent> | Promise<IteratorResult<ProviderEvent>> => {
+        if (state === 'ended') return { done: true, value: undefined };
+        if (r.done) return finish();
+        let last: boolean;
+        try {
+          last = conv!.convert(r.value, queue);
+        } catch (e) {
+          return fail(e, true);
+        }
+        if (last) {
+          lastSeen = true;
+          return head < queue.length ? take() : finish();
+        }
+        return head < queue.length ? take() : step();
+      };
+      const onError = (e: unknown): IteratorResult<ProviderEvent> =>
+        state === 'ended' ? { done: true, value: undefined } : fail(e, true);
+      const step = (): Promise<IteratorResult<ProviderEvent>> => source!.next().then(onStep, onError);
+      const open = (): Promise<IteratorResult<ProviderEvent>> => {
+        state = 'streaming';
+        try {
+          if (req.signal.aborted) throw new AbortError(undefined, { cause: req.signal.reason });
+          conv = body(run.ctx);
+          return conv.open().then((stream) => {
+            if (state === 'ended') return { done: true, value: undefined };
+            source = run.ctx.events(stream)[Symbol.asyncIterator]();
+            return step();
+          }, onError);
+        } catch (e) {
+          return Promise.resolve(fail(e, true));
+        }
+      };
+      return {
+        next: () => {
+          if (head < queue.length) return Promise.resolve(take());
+          if (state === 'ended') return Promise.resolve({ done: true, value: undefined });
+          // Events that `convert` queued with the terminal SDK event: their end comes after them.
+          if (lastSeen) return Promise.resolve(finish());
+          return state === 'new' ? open() : step();
+        },
+        // The consumer stops early: end the SDK stream and the HTTP request; no terminal event.
+        return: () => {
+          if (state !== 'ended') {
+            queue.length = head = 0;
+            end(undefined);
+          }
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+    },
+  };
 }
 
 function errorTerminal(e: unknown, builder: AssistantBuilder, dog: IdleWatchdog, signal: AbortSignal): ProviderEvent {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, IdleTimeoutError, StreamTruncatedError } from '../../main/providers/errors.js';
 import type { Timers } from '../../main/providers/idle-timeout.js';
-import { runProviderStream, type StreamBody, type StreamContext } from '../../main/providers/stream-runner.js';
+import { runConverterStream, runProviderStream, type ConverterBody, type DoneReason, type StreamBody, type StreamContext } from '../../main/providers/stream-runner.js';
 import type { ModelDef, ProviderEvent, StreamRequest } from '../../main/providers/types.js';
 
 /** Manual timers: nothing fires until `advance`. */
@@ -220,5 +220,180 @@ describe('runProviderStream', () => {
     await flush();
     expect(httpSignal!.aborted).toBe(true);
     expect(cleaned).toBe(true);
+  });
+});
+
+/**
+ * runConverterStream against runProviderStream: an SDK-like source of simple events, converted by a converter
+ * body and by the equivalent generator body, must give the same events in every case (faults included).
+ */
+describe('runConverterStream: same events as the generator runner', () => {
+  type Sdk = { t: 'text'; s: string } | { t: 'tool'; id: string; name: string; json: string } | { t: 'burst'; s: string[] } | { t: 'stop' } | { t: 'throw' };
+  const convertOne = (ctx: StreamContext, ev: Sdk, out: ProviderEvent[]): boolean => {
+    const b = ctx.builder;
+    if (ev.t === 'text') {
+      const e = b.appendText('0', ev.s);
+      if (e) out.push(e);
+    } else if (ev.t === 'burst') {
+      for (const s of ev.s) {
+        const e = b.appendText('0', s);
+        if (e) out.push(e);
+      }
+    } else if (ev.t === 'tool') {
+      const { index, event } = b.startToolCall(ev.id, ev.name);
+      out.push(event);
+      const d = b.appendToolArgs(index, ev.json);
+      if (d) out.push(d);
+    } else if (ev.t === 'throw') throw new Error('converter failed');
+    return ev.t === 'stop';
+  };
+  const finishOne = (ctx: StreamContext, stopped: boolean, out: ProviderEvent[]): DoneReason => {
+    if (!stopped) throw new StreamTruncatedError('ended before stop');
+    for (const e of ctx.builder.endOpenToolCalls()) out.push(e);
+    return ctx.builder.hasToolCalls() ? 'toolUse' : 'stop';
+  };
+  /** A source that yields `items`, then optionally fails, or stalls (never settles) when `stall`. */
+  const sdkSource = (items: Sdk[], end: 'end' | 'error' | 'stall') => ({
+    async *[Symbol.asyncIterator]() {
+      for (const i of items) yield i;
+      if (end === 'error') throw new Error('connection reset');
+      if (end === 'stall') await new Promise(() => undefined);
+    },
+  });
+  const generatorBody = (items: Sdk[], end: 'end' | 'error' | 'stall'): StreamBody =>
+    async function* (ctx) {
+      const source = await ctx.watch(Promise.resolve(sdkSource(items, end)));
+      let stopped = false;
+      const out: ProviderEvent[] = [];
+      for await (const ev of ctx.events(source)) {
+        stopped = convertOne(ctx, ev, out);
+        yield* out.splice(0);
+        if (stopped) break;
+      }
+      const reason = finishOne(ctx, stopped, out);
+      yield* out;
+      return reason;
+    };
+  const converterBody = (items: Sdk[], end: 'end' | 'error' | 'stall'): ConverterBody => (ctx) => {
+    let stopped = false;
+    return {
+      open: () => ctx.watch(Promise.resolve(sdkSource(items, end))),
+      convert: (ev, out) => (stopped = convertOne(ctx, ev as Sdk, out)),
+      finish: (out) => finishOne(ctx, stopped, out),
+    };
+  };
+  /** Comparable form: errors by name and message. */
+  const plain = (events: ProviderEvent[]) =>
+    events.map((e) => (e.type === 'error' ? { ...e, error: `${(e.error as Error).name}: ${(e.error as Error).message}` } : e));
+
+  it.each<[string, Sdk[], 'end' | 'error' | 'stall']>([
+    ['text then stop', [{ t: 'text', s: 'Hel' }, { t: 'text', s: '' }, { t: 'text', s: 'lo' }, { t: 'stop' }], 'end'],
+    ['several events from one SDK event', [{ t: 'burst', s: ['a', 'b', 'c'] }, { t: 'stop' }], 'end'],
+    ['events after the terminal SDK event are not read', [{ t: 'text', s: 'a' }, { t: 'stop' }, { t: 'text', s: 'never' }], 'end'],
+    ['a tool call, then stop', [{ t: 'text', s: 'Let me see.' }, { t: 'tool', id: 'c1', name: 'read', json: '{"path":"a"}' }, { t: 'stop' }], 'end'],
+    ['a tool call left open at the end', [{ t: 'tool', id: 'c1', name: 'read', json: '{"path":' }, { t: 'stop' }], 'end'],
+    ['EOF without stop', [{ t: 'text', s: 'partial' }], 'end'],
+    ['nothing at all', [], 'end'],
+    ['connection reset mid-stream', [{ t: 'text', s: 'par' }, { t: 'text', s: 'tial' }], 'error'],
+    ['the converter throws', [{ t: 'text', s: 'a' }, { t: 'throw' }], 'end'],
+    ['the source stalls until the idle timeout', [{ t: 'text', s: 'a' }], 'stall'],
+  ])('%s', async (_name, items, end) => {
+    const run = async (make: (timers: ManualTimers) => AsyncIterable<ProviderEvent>) => {
+      const timers = new ManualTimers();
+      const events: ProviderEvent[] = [];
+      const it = make(timers)[Symbol.asyncIterator]();
+      for (;;) {
+        const next = it.next();
+        // A stalled step: let the watchdog fire.
+        const r = await Promise.race([next, flush().then(() => flush()).then(() => undefined)]);
+        if (r === undefined) {
+          timers.advance(200);
+          const settled = await next;
+          if (settled.done) break;
+          events.push(settled.value);
+          continue;
+        }
+        if (r.done) break;
+        events.push(r.value);
+      }
+      return events;
+    };
+    const viaGenerator = await run((timers) => runProviderStream(request(undefined, 100), generatorBody(items, end), { timers, now: () => 7 }));
+    const viaConverter = await run((timers) => runConverterStream(request(undefined, 100), converterBody(items, end), { timers, now: () => 7 }));
+    expect(plain(viaConverter)).toEqual(plain(viaGenerator));
+    expect(terminals(viaConverter)).toHaveLength(1);
+    const completes = end === 'end' && items.some((i) => i.t === 'stop') && !items.some((i) => i.t === 'throw');
+    expect(viaConverter.at(-1)!.type).toBe(completes ? 'done' : 'error');
+    if (end === 'stall') expect((viaConverter.at(-1) as { error: unknown }).error).toBeInstanceOf(IdleTimeoutError);
+  });
+
+  it('a caller abort mid-stream ends with aborted, like the generator runner', async () => {
+    const results: ProviderEvent[][] = [];
+    for (const make of [
+      (s: AbortSignal) => runProviderStream(request(s), generatorBody([{ t: 'text', s: 'a' }], 'stall'), { timers: new ManualTimers() }),
+      (s: AbortSignal) => runConverterStream(request(s), converterBody([{ t: 'text', s: 'a' }], 'stall'), { timers: new ManualTimers() }),
+    ]) {
+      const ac = new AbortController();
+      const events: ProviderEvent[] = [];
+      for await (const e of make(ac.signal)) {
+        events.push(e);
+        if (e.type === 'text_delta') ac.abort();
+      }
+      results.push(plain(events));
+    }
+    expect(results[1]).toEqual(results[0]);
+    expect(results[1]!.at(-1)).toMatchObject({ type: 'error', message: { stopReason: 'aborted' } });
+  });
+
+  it('does not open the request when the signal is already aborted', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    let opened = false;
+    const body: ConverterBody = () => ({
+      open: async () => {
+        opened = true;
+        return sdkSource([], 'end');
+      },
+      convert: () => false,
+      finish: () => 'stop',
+    });
+    const events = await collect(runConverterStream(request(ac.signal), body));
+    expect(opened).toBe(false);
+    expect(events).toEqual([expect.objectContaining({ type: 'error', message: expect.objectContaining({ stopReason: 'aborted', content: [] }) })]);
+  });
+
+  it('a failed request (before any event) is one error event', async () => {
+    const body: ConverterBody = () => ({
+      open: () => Promise.reject(new Error('401 invalid x-api-key')),
+      convert: () => false,
+      finish: () => 'stop',
+    });
+    const events = await collect(runConverterStream(request(), body));
+    expect(plain(events)).toEqual([expect.objectContaining({ type: 'error', error: 'Error: 401 invalid x-api-key' })]);
+  });
+
+  it('aborts the HTTP request and ends the SDK stream when the consumer stops early', async () => {
+    let httpSignal: AbortSignal | undefined;
+    let ended = false;
+    const source = {
+      async *[Symbol.asyncIterator]() {
+        try {
+          yield { t: 'text', s: 'a' } as Sdk;
+          yield { t: 'text', s: 'b' } as Sdk;
+        } finally {
+          ended = true;
+        }
+      },
+    };
+    const body: ConverterBody = (ctx) => {
+      httpSignal = ctx.signal;
+      return { open: async () => source, convert: (ev, out) => convertOne(ctx, ev as Sdk, out), finish: () => 'stop' };
+    };
+    for await (const e of runConverterStream(request(), body)) {
+      if (e.type === 'text_delta') break;
+    }
+    await flush();
+    expect(httpSignal!.aborted).toBe(true);
+    expect(ended).toBe(true);
   });
 });

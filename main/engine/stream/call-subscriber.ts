@@ -16,6 +16,7 @@ import type { RunEmitter } from './run-emitter.js';
 import { createThinkTagFilter } from './think-tags.js';
 import { ReplyGate } from './reply-gate.js';
 import { BlockChunker, type ChunkSizes } from './block-chunker.js';
+import { TextParts } from './text-parts.js';
 
 export interface CallOutcome {
   message: AssistantMessage;
@@ -57,7 +58,8 @@ export class CallSubscriber {
   private readonly filter;
   private readonly chunker;
   private gate: ReplyGate;
-  private raw = '';
+  /** Everything streamed as text (tags included), read once at the end. */
+  private readonly raw = new TextParts();
   private visible = '';
   private thinking = '';
   private suppressed: CallOutcome['suppressed'];
@@ -76,7 +78,7 @@ export class CallSubscriber {
   handle(event: ProviderEvent): void {
     switch (event.type) {
       case 'text_delta':
-        this.raw += event.delta;
+        this.raw.push(event.delta);
         this.pushText(event.delta);
         break;
       case 'thinking_delta':
@@ -88,7 +90,7 @@ export class CallSubscriber {
         this.gate = new ReplyGate(this.opts.sentNormalized);
         break;
       case 'done':
-        this.pushRaw(unseenText(this.raw, assistantText(event.message)));
+        this.pushRaw(unseenText(this.raw.text, assistantText(event.message)));
         this.endText();
         this.outcome = { message: event.message };
         break;
@@ -117,7 +119,7 @@ export class CallSubscriber {
 
   private pushRaw(chunk: string): void {
     if (chunk === '') return;
-    this.raw += chunk;
+    this.raw.push(chunk);
     this.pushText(chunk);
   }
 

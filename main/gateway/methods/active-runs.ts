@@ -5,6 +5,7 @@
  * The merged event is only built when it is needed (a replay, or the streak ends): a delta costs no allocation.
  */
 import type { ActiveRunSnapshot, AgentEvent, AssistantData, ThinkingData } from '../../../preload/contract.js';
+import { TextParts } from '../../engine/stream/text-parts.js';
 
 interface Tracked {
   runId: string;
@@ -19,7 +20,7 @@ interface Tracked {
 
 interface Streak {
   last: AgentEvent;
-  delta: string;
+  delta: TextParts;
   /** More than one event joined (otherwise `last` itself is the merged event). */
   merged: boolean;
 }
@@ -29,7 +30,7 @@ const isDelta = (e: AgentEvent): boolean => e.stream === 'assistant' || e.stream
 /** The one event a streak stands for: the last seq, the joined delta. */
 function mergedEvent(s: Streak): AgentEvent {
   if (!s.merged) return s.last;
-  return { ...s.last, data: { ...(s.last.data as AssistantData | ThinkingData), delta: s.delta } };
+  return { ...s.last, data: { ...(s.last.data as AssistantData | ThinkingData), delta: s.delta.text } };
 }
 
 function mergeable(prev: AgentEvent | undefined, next: AgentEvent): boolean {
@@ -60,14 +61,18 @@ export class ActiveRuns {
     }
     const streak = run.streak;
     if (streak && mergeable(streak.last, event)) {
-      streak.delta += (event.data as AssistantData | ThinkingData).delta;
+      streak.delta.push((event.data as AssistantData | ThinkingData).delta);
       streak.last = event;
       streak.merged = true;
       return;
     }
     if (streak) run.events.push(mergedEvent(streak));
     run.streak = undefined;
-    if (isDelta(event)) run.streak = { last: event, delta: (event.data as AssistantData | ThinkingData).delta, merged: false };
+    if (isDelta(event)) {
+      const delta = new TextParts();
+      delta.push((event.data as AssistantData | ThinkingData).delta);
+      run.streak = { last: event, delta, merged: false };
+    }
     else run.events.push(event);
   };
 
