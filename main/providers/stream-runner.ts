@@ -10,6 +10,7 @@
  */
 import type { StopReason } from '../engine/messages.js';
 import { AssistantBuilder } from './assistant-builder.js';
+import { EventQueue } from './event-queue.js';
 import { AbortError, describeError } from './errors.js';
 import { IdleWatchdog, realTimers, type Timers } from './idle-timeout.js';
 import type { ProviderEvent, StreamRequest } from './types.js';
@@ -113,60 +114,51 @@ export function runConverterStream(req: StreamRequest, body: ConverterBody, opts
   return {
     [Symbol.asyncIterator]: (): AsyncIterator<ProviderEvent> => {
       const run = startRun(req, opts);
-      const queue: ProviderEvent[] = [];
-      let head = 0;
+      const queue = new EventQueue<ProviderEvent>();
       let state: 'new' | 'streaming' | 'ended' = 'new';
       let conv: StreamConverter<unknown> | undefined;
       let source: AsyncIterator<unknown> | undefined;
       /** `convert` saw the terminal SDK event: once its events are delivered, the stream ends. */
       let lastSeen = false;
 
-      const take = (): IteratorResult<ProviderEvent> => {
-        const value = queue[head++]!;
-        if (head === queue.length) {
-          queue.length = 0;
-          head = 0;
-        }
-        return { done: false, value };
-      };
       const end = (terminal: ProviderEvent | undefined): void => {
         state = 'ended';
         void source?.return?.()?.catch(() => undefined);
         run.cleanup();
-        if (terminal) queue.push(terminal);
+        if (terminal) queue.items.push(terminal);
       };
       /** A failure: the events of the step that failed are not delivered (a generator would not have yielded them). */
       const fail = (e: unknown, dropStep: boolean): IteratorResult<ProviderEvent> => {
-        if (dropStep) queue.length = head = 0;
+        if (dropStep) queue.clear();
         end(errorTerminal(e, run.builder, run.dog, req.signal));
-        return take();
+        return queue.take();
       };
       const finish = (): IteratorResult<ProviderEvent> => {
         let reason: DoneReason;
         try {
-          reason = conv!.finish(queue);
+          reason = conv!.finish(queue.items);
         } catch (e) {
           return fail(e, true);
         }
         const failed = silentFailure(run, req.signal);
         if (failed) return fail(failed, false);
         end({ type: 'done', stopReason: reason, message: run.builder.snapshot(reason) });
-        return take();
+        return queue.take();
       };
       const onStep = (r: IteratorResult<unknown>): IteratorResult<ProviderEvent> | Promise<IteratorResult<ProviderEvent>> => {
         if (state === 'ended') return { done: true, value: undefined };
         if (r.done) return finish();
         let last: boolean;
         try {
-          last = conv!.convert(r.value, queue);
+          last = conv!.convert(r.value, queue.items);
         } catch (e) {
           return fail(e, true);
         }
         if (last) {
           lastSeen = true;
-          return head < queue.length ? take() : finish();
+          return queue.pending ? queue.take() : finish();
         }
-        return head < queue.length ? take() : step();
+        return queue.pending ? queue.take() : step();
       };
       const onError = (e: unknown): IteratorResult<ProviderEvent> =>
         state === 'ended' ? { done: true, value: undefined } : fail(e, true);
@@ -187,7 +179,7 @@ export function runConverterStream(req: StreamRequest, body: ConverterBody, opts
       };
       return {
         next: () => {
-          if (head < queue.length) return Promise.resolve(take());
+          if (queue.pending) return Promise.resolve(queue.take());
           if (state === 'ended') return Promise.resolve({ done: true, value: undefined });
           // Events that `convert` queued with the terminal SDK event: their end comes after them.
           if (lastSeen) return Promise.resolve(finish());
@@ -196,7 +188,7 @@ export function runConverterStream(req: StreamRequest, body: ConverterBody, opts
         // The consumer stops early: end the SDK stream and the HTTP request; no terminal event.
         return: () => {
           if (state !== 'ended') {
-            queue.length = head = 0;
+            queue.clear();
             end(undefined);
           }
           return Promise.resolve({ done: true, value: undefined });

@@ -6,6 +6,7 @@
  */
 import type { AssistantBlock, AssistantMessage } from '../../messages.js';
 import type { ProviderEvent, StreamFn, StreamRequest } from '../../../providers/types.js';
+import { EventQueue } from '../../../providers/event-queue.js';
 
 export type StreamLayer = (next: StreamFn) => StreamFn;
 
@@ -99,27 +100,17 @@ function fusedEventLayers(makes: readonly MakeEventMap[]): StreamLayer {
     [Symbol.asyncIterator]: (): AsyncIterator<ProviderEvent> => {
       const maps = makes.map((make) => make(req));
       const source = next(req)[Symbol.asyncIterator]();
-      const queue: ProviderEvent[] = [];
-      let head = 0;
+      const queue = new EventQueue<ProviderEvent>();
       const pull = (): Promise<IteratorResult<ProviderEvent>> =>
         source.next().then((r): IteratorResult<ProviderEvent> | Promise<IteratorResult<ProviderEvent>> => {
           if (r.done) return { done: true, value: undefined };
-          applyMaps(maps, r.value, queue);
-          return head < queue.length ? take() : pull();
+          applyMaps(maps, r.value, queue.items);
+          return queue.pending ? queue.take() : pull();
         });
-      const take = (): IteratorResult<ProviderEvent> => {
-        const value = queue[head++]!;
-        if (head === queue.length) {
-          queue.length = 0;
-          head = 0;
-        }
-        return { done: false, value };
-      };
       return {
-        next: () => (head < queue.length ? Promise.resolve(take()) : pull()),
+        next: () => (queue.pending ? Promise.resolve(queue.take()) : pull()),
         return: async (value?: unknown) => {
-          queue.length = 0;
-          head = 0;
+          queue.clear();
           await source.return?.(value);
           return { done: true, value: undefined };
         },
