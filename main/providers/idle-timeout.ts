@@ -27,6 +27,11 @@ export class IdleWatchdog {
   private idleError: IdleTimeoutError | undefined;
   private readonly waiters = new Set<(err: Error) => void>();
   private slot: ((err: Error) => void) | undefined;
+  // The `step` in flight (see there).
+  private stepResolve: ((r: unknown) => void) | undefined;
+  private stepReject: ((err: unknown) => void) | undefined;
+  private stepOnValue: ((v: never) => unknown) | undefined;
+  private stepOnError: ((err: unknown) => unknown) | undefined;
   private readonly clock: () => number;
 
   constructor(
@@ -97,6 +102,68 @@ export class IdleWatchdog {
       );
     });
   }
+
+  /**
+   * One step of a stream iterated by hand: `p` (the source's next()) raced against the watchdog and the signal,
+   * the countdown running while it waits and paused when it settles. Resolves with `onValue(value)`, or with
+   * `onError(error)` when `p` rejects or the watchdog or the signal comes first (either may throw to reject).
+   * For the streaming hot path: the handlers are made once per watchdog, so a step costs one promise of its own.
+   * One step at a time; after a failure (fired, aborted) every later step fails at once, so a late settling of
+   * an abandoned `p` finds no step to settle.
+   */
+  step<T, R>(p: Promise<T>, onValue: (v: T) => R | PromiseLike<R>, onError: (err: unknown) => R | PromiseLike<R>): Promise<R> {
+    const early = this.failure();
+    if (early) {
+      p.catch(() => undefined);
+      return new Promise<R>((resolve) => resolve(onError(early)));
+    }
+    this.touch();
+    this.stepOnValue = onValue as (v: never) => unknown;
+    this.stepOnError = onError;
+    const out = new Promise<R>(this.startStep);
+    if (this.slot === undefined) this.slot = this.stepFailed;
+    else this.waiters.add(this.stepFailed);
+    p.then(this.stepSettled, this.stepFailed);
+    return out;
+  }
+
+  private readonly startStep = (resolve: (r: never) => void, reject: (err: unknown) => void): void => {
+    this.stepResolve = resolve as (r: unknown) => void;
+    this.stepReject = reject;
+  };
+
+  private clearStep(): void {
+    this.stepResolve = this.stepReject = this.stepOnValue = this.stepOnError = undefined;
+    if (this.slot === this.stepFailed) this.slot = undefined;
+    else this.waiters.delete(this.stepFailed);
+  }
+
+  private readonly stepSettled = (value: unknown): void => {
+    const resolve = this.stepResolve;
+    if (!resolve) return;
+    const reject = this.stepReject!;
+    const onValue = this.stepOnValue!;
+    this.clearStep();
+    this.pause();
+    try {
+      resolve(onValue(value as never));
+    } catch (err) {
+      reject(err);
+    }
+  };
+
+  private readonly stepFailed = (err: unknown): void => {
+    const resolve = this.stepResolve;
+    if (!resolve) return;
+    const reject = this.stepReject!;
+    const onError = this.stepOnError!;
+    this.clearStep();
+    try {
+      resolve(onError(err));
+    } catch (e) {
+      reject(e);
+    }
+  };
 
   /**
    * Iterates `source`, racing every step; the countdown pauses while the consumer holds an item. A plain

@@ -123,7 +123,9 @@ export function runConverterStream(req: StreamRequest, body: ConverterBody, opts
 
       const end = (terminal: ProviderEvent | undefined): void => {
         state = 'ended';
-        void source?.return?.()?.catch(() => undefined);
+        const it = source;
+        // Do not await: a stalled source may never settle its return().
+        if (it) void Promise.resolve().then(() => it.return?.()).catch(() => undefined);
         run.cleanup();
         if (terminal) queue.items.push(terminal);
       };
@@ -162,7 +164,8 @@ export function runConverterStream(req: StreamRequest, body: ConverterBody, opts
       };
       const onError = (e: unknown): IteratorResult<ProviderEvent> =>
         state === 'ended' ? { done: true, value: undefined } : fail(e, true);
-      const step = (): Promise<IteratorResult<ProviderEvent>> => source!.next().then(onStep, onError);
+      // Each step raced by the idle watchdog and the caller's signal (what `ctx.events` does for generator bodies).
+      const step = (): Promise<IteratorResult<ProviderEvent>> => run.dog.step(source!.next(), onStep, onError);
       const open = (): Promise<IteratorResult<ProviderEvent>> => {
         state = 'streaming';
         try {
@@ -170,7 +173,7 @@ export function runConverterStream(req: StreamRequest, body: ConverterBody, opts
           conv = body(run.ctx);
           return conv.open().then((stream) => {
             if (state === 'ended') return { done: true, value: undefined };
-            source = run.ctx.events(stream)[Symbol.asyncIterator]();
+            source = stream[Symbol.asyncIterator]();
             return step();
           }, onError);
         } catch (e) {
