@@ -1,0 +1,28 @@
+/** D2 contract: T3 approvals — the `approval` stream and `approvals.respond`. */
+
+export type ApprovalMode = 'ask' | 'auto' | 'deny';
+
+/** T3: a tool call waits for the person's decision. */
+export type ApprovalDecision = 'allow_once' | 'allow_session' | 'deny';
+
+export type ApprovalData =
+  | {
+      phase: 'request';
+      approvalId: string;
+      toolCallId: string;
+      tool: string;
+      args: Record<string, unknown>;
+      cwd: string;
+      /** Unified diff for write / edit / apply_patch. */
+      diff?: string;
+      /** False where exec runs without an OS sandbox. */
+      sandboxed: boolean;
+    }
+  | { phase: 'resolved'; approvalId: string; toolCallId: string; decision: ApprovalDecision; reason?: string };
+
+export interface ApprovalRespondParams {
+  approvalId: string;
+  decision: ApprovalDecision;
+  /** Shown to the model with a denial. */
+  reason?: string;
+}

@@ -1,0 +1,57 @@
+/** D2 contract: every gateway request by name, with its params and result types. */
+import type { ApprovalRespondParams } from './approvals.js';
+import type { AuthTestResult, KeyProfileView, ProfileStatus } from './auth.js';
+import type { QueueEntryDto, SteerResultDto, SubagentDto } from './queue.js';
+import type { AgentAccepted, AgentParams, RunResult, WaitParams, WaitResult, ThinkingLevel } from './runs.js';
+import type { HistoryEntry, SessionExport, SessionOpened, SessionSearchHit, SessionSummary } from './sessions.js';
+import type { AppInfo, EndpointDto, ModelInfo, SettingsPatch, SettingsView } from './settings.js';
+
+/** Request name → [params, result]. */
+export interface Methods {
+  agent: [AgentParams, AgentAccepted];
+  'agent.wait': [WaitParams, WaitResult];
+  'agent.result': [{ runId: string }, RunResult | null];
+  'agent.abort': [{ runId: string }, { aborted: boolean }];
+  'sessions.list': [Record<string, never>, SessionSummary[]];
+  'sessions.history': [{ sessionKey: string }, HistoryEntry[]];
+  /** E10: compacts the session now (a run: compaction events, then agent.wait / agent.result as for `agent`). */
+  'sessions.compact': [{ sessionKey: string }, AgentAccepted];
+  'sessions.open': [{ sessionKey: string; limit?: number }, SessionOpened];
+  'sessions.create': [{ model?: string; thinking?: ThinkingLevel }, SessionSummary];
+  'sessions.update': [{ sessionKey: string; title?: string; model?: string; thinking?: ThinkingLevel | null }, SessionSummary];
+  /** Removes the session from the list; `sessions.restore` brings it back within the undo window (default 30 s). */
+  'sessions.delete': [{ sessionKey: string }, { deleted: boolean; undoUntil?: number }];
+  'sessions.restore': [{ sessionKey: string }, SessionSummary];
+  /** /reset: the key starts over with an empty transcript (the old one is kept on disk). */
+  'sessions.reset': [{ sessionKey: string }, SessionSummary];
+  'sessions.search': [{ query: string }, SessionSearchHit[]];
+  'sessions.export': [{ sessionKey: string; format: 'markdown' | 'json' }, SessionExport];
+  'auth.profiles': [Record<string, never>, KeyProfileView[]];
+  'auth.add': [{ provider: string; label: string; key: string; storage?: 'keychain' | 'encrypted' }, KeyProfileView];
+  'auth.remove': [{ id: string }, { removed: boolean }];
+  'auth.reorder': [{ provider: string; ids: string[] }, KeyProfileView[]];
+  'auth.test': [{ id: string }, AuthTestResult];
+  'settings.get': [Record<string, never>, SettingsView];
+  'settings.update': [SettingsPatch, SettingsView];
+  /** Browser mode: a typed path; the desktop app: `dialog: true` opens the native folder picker. */
+  'settings.setWorkspace': [{ path?: string; dialog?: boolean }, SettingsView];
+  /** The model list an endpoint offers (GET {baseUrl}/models), for the Settings form. */
+  'providers.fetchModels': [{ api: EndpointDto['api']; baseUrl: string; provider?: string }, { ids: string[] }];
+  'models.list': [Record<string, never>, ModelInfo[]];
+  'app.info': [Record<string, never>, AppInfo];
+  /** E6: every auth profile with its state (ok / cooling until / disabled / missing); never a key. */
+  'auth.status': [Record<string, never>, ProfileStatus[]];
+  'queue.list': [{ sessionKey?: string }, QueueEntryDto[]];
+  'queue.remove': [{ runId: string }, { removed: boolean }];
+  /** Abort one run, every run of a session, every compacting run, or all runs. */
+  'runs.abort': [{ runId?: string; sessionKey?: string; scope?: 'compacting' | 'all' }, { aborted: number }];
+  /** Steer a message into the session's running tool loop (else it runs as a followup). */
+  'agent.steer': [{ sessionKey: string; message: string }, SteerResultDto];
+  'subagents.list': [{ parentSessionKey?: string }, SubagentDto[]];
+  'subagents.abort': [{ id: string }, { aborted: boolean }];
+  'subagents.steer': [{ id: string; message: string }, SteerResultDto];
+  /** T3: answers a pending approval request; `ok: false` when it was already answered or its run ended. */
+  'approvals.respond': [ApprovalRespondParams, { ok: boolean }];
+}
+
+export type MethodName = keyof Methods;

@@ -1,0 +1,77 @@
+/** D2 contract: starting a run, waiting for it and its result (`agent`, `agent.wait`, `agent.result`). */
+import type { QueueMode } from './queue.js';
+
+export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high';
+export type RunStatus = 'ok' | 'error' | 'timeout';
+
+export interface UsageDto {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  total: number;
+}
+
+export interface AgentParams {
+  message: string;
+  sessionKey?: string;
+  model?: string; // "provider/model"
+  thinking?: ThinkingLevel;
+  timeoutSeconds?: number;
+  idempotencyKey?: string;
+  /** E3: what happens when the session is busy (default: config agent.queueMode). */
+  queueMode?: QueueMode;
+  /**
+   * E9: the folder the run's tools work in. With the sandbox on only the workspace itself is allowed (anything else
+   * is a hard error); with it off, a folder inside the workspace.
+   */
+  cwd?: string;
+}
+
+export interface AgentAccepted {
+  runId: string;
+  sessionKey: string;
+  sessionId: string;
+  acceptedAt: number;
+}
+
+export interface WaitParams {
+  runId: string;
+  timeoutMs?: number;
+}
+
+export interface WaitResult {
+  status: RunStatus;
+  startedAt?: number;
+  endedAt?: number;
+  error?: string;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  payloads: { text: string; isError?: boolean }[];
+  usage: UsageDto;
+  meta: {
+    provider: string;
+    model: string;
+    profileId: string | null;
+    attempts: number;
+    compactions: number;
+    error?: string;
+  };
+}
+
+/** E8 reasons a provider call failed (the engine's classification). */
+export type FailoverReasonDto =
+  | 'rate_limit'
+  | 'overloaded'
+  | 'billing'
+  | 'auth'
+  | 'timeout'
+  | 'context_overflow'
+  | 'format'
+  | 'model_not_found'
+  | 'server_error'
+  | 'aborted'
+  | 'unknown';

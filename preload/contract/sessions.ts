@@ -1,0 +1,68 @@
+/** D2 contract: the session list, transcripts as shown, search and export (`sessions.*`). */
+import type { AgentEvent } from './events.js';
+import type { ThinkingLevel, UsageDto } from './runs.js';
+
+export interface SessionSummary {
+  sessionKey: string;
+  sessionId: string;
+  title: string;
+  model?: string;
+  updatedAt: number;
+  usage: UsageDto;
+  /** Thinking level chosen for this session (unset: the default). */
+  thinking?: ThinkingLevel;
+  createdAt?: number;
+}
+
+/** D3: a session matched by `sessions.search` (title or transcript text, case-insensitive). */
+export interface SessionSearchHit {
+  sessionKey: string;
+  title: string;
+  /** Where it matched: the title, or a short excerpt of the message (user, assistant, tool call or tool result). */
+  where: 'title' | 'content';
+  snippet: string;
+}
+
+/** The run of a session that is streaming now, with every event so far (a reloaded window replays them). */
+export interface ActiveRunSnapshot {
+  runId: string;
+  /** The user message that started the run (not part of `history` while the run is active). */
+  message: string;
+  acceptedAt: number;
+  events: AgentEvent[];
+}
+
+/** `sessions.open`: stored history up to the active run, then the active run as a replay. */
+export interface SessionOpened {
+  session: SessionSummary | null;
+  /** The latest entries (all of them unless `limit` was given); starts at a user message when cut. */
+  history: HistoryEntry[];
+  /** Older entries left out by `limit` (0: the history is complete). */
+  omitted: number;
+  active: ActiveRunSnapshot | null;
+}
+
+export interface SessionExport {
+  filename: string;
+  mime: string;
+  content: string;
+}
+
+/** One displayable transcript entry. */
+export type HistoryEntry =
+  | { role: 'user'; text: string; timestamp: number }
+  | {
+      role: 'assistant';
+      text: string;
+      thinking: string;
+      toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[];
+      stopReason: string;
+      errorMessage?: string;
+      timestamp: number;
+      /** "provider/model" that wrote this message, and whether it was the offline demo model. */
+      model?: string;
+      demo?: boolean;
+    }
+  | { role: 'toolResult'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number }
+  /** E10: the context was compacted here; earlier entries are summarised for the model (a divider in the UI). */
+  | { role: 'compaction'; summary: string; tokensBefore: number; tokensAfter: number; timestamp: number };
