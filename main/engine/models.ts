@@ -73,12 +73,14 @@ export interface ModelRef {
   model: string;
 }
 
+/** The one definition of a ref's shape: "provider/model", both parts non-empty, no white space. */
 export function tryParseModelRef(ref: string): ModelRef | undefined {
   const slash = ref.indexOf('/');
-  if (slash <= 0 || slash === ref.length - 1) return undefined;
+  if (slash <= 0 || slash === ref.length - 1 || /\s/.test(ref)) return undefined;
   return { provider: ref.slice(0, slash), model: ref.slice(slash + 1) };
 }
 
+/** A ref given in a request (gateway params, settings): parsed, or a ModelRefError that says what is expected. */
 export function parseModelRef(ref: string): ModelRef {
   const parsed = tryParseModelRef(ref);
   if (!parsed) throw new ModelRefError(`Invalid model "${ref}": expected "provider/model", e.g. "openai/gpt-4o"`);

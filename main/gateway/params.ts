@@ -1,5 +1,6 @@
 /** Validation of every request that reaches the gateway (D2: requests come from an untrusted renderer or socket). */
 import { z } from 'zod';
+import { parseModelRef } from '../engine/models.js';
 import { GatewayError } from './types.js';
 
 export const thinking = z.enum(['off', 'minimal', 'low', 'medium', 'high']);
@@ -9,12 +10,21 @@ export const sessionKey = z
   .min(1, 'sessionKey must not be empty')
   .max(200, 'sessionKey is too long (max 200 characters)');
 
+/** A "provider/model" ref, checked by the engine's own parser (its error message is the issue's). */
+export const modelRef = z.string().superRefine((ref, ctx) => {
+  try {
+    parseModelRef(ref);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+});
+
 export const paramSchemas = {
   agent: z
     .object({
       message: z.string().refine((s) => s.trim().length > 0, 'message must not be empty').pipe(z.string().max(1_000_000)),
       sessionKey: sessionKey.optional(),
-      model: z.string().regex(/^[^/\s]+\/\S+$/, 'model must look like "provider/model"').optional(),
+      model: modelRef.optional(),
       thinking: thinking.optional(),
       timeoutSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
       idempotencyKey: z.string().min(1).max(200).optional(),

@@ -62,6 +62,7 @@ describe('sessions.create / update', () => {
 
   it.each([
     ['sessions.create', { model: 'nope' }, /provider\/model/],
+    ['sessions.update', { sessionKey: 'a', model: 'fake/' }, /^sessions.update: model: Invalid model "fake\/": expected "provider\/model"/],
     ['sessions.create', { model: 'fake/unknown' }, /unknown/i],
     ['sessions.update', { sessionKey: 'missing', title: 'x' }, /No session/],
     ['sessions.update', { sessionKey: 'x'.repeat(201) }, /too long/],

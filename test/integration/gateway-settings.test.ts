@@ -187,6 +187,9 @@ describe('settings', () => {
     const { runId } = await gw.request('agent', { message: 'hi', sessionKey: 'l', model: 'lmstudio/gpt-fake' });
     expect((await gw.request('agent.wait', { runId })).status).toBe('ok');
     await expect(gw.request('settings.update', { defaults: { model: 'nowhere/x' } })).rejects.toThrow(/unknown provider "nowhere"/);
+    await expect(gw.request('settings.update', { defaults: { model: 'gpt-fake' } })).rejects.toThrow(
+      /^settings.update: defaults.model: Invalid model "gpt-fake": expected "provider\/model"/,
+    );
     expect((await gw.request('settings.get', {})).defaults.model).toBeUndefined();
     await gw.request('settings.update', { providers: { lmstudio: null } });
     expect((await gw.request('models.list', {})).map((m) => m.ref)).not.toContain('lmstudio/gpt-fake');

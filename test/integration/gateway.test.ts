@@ -122,6 +122,7 @@ describe('validation', () => {
     ['agent', { message: '   ' }, /empty/],
     ['agent', { message: 'x', thinking: 'max' }, /thinking/],
     ['agent', { message: 'x', model: 'nope' }, /provider\/model/],
+    ['agent', { message: 'x', model: 'fake/m 1' }, /^agent: model: Invalid model "fake\/m 1": expected "provider\/model"/],
     ['agent', { message: 'x', model: 'fake/unknown' }, /unknown/i],
     ['agent', { message: 'x', extra: 1 }, /extra|unrecognized/i],
     ['agent.wait', { runId: 'missing' }, /No run/],

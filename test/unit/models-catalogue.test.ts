@@ -43,7 +43,7 @@ describe('parseModelRef', () => {
     expect(parseModelRef(ref)).toEqual(expected);
   });
 
-  it.each([['gpt-4o'], ['/gpt-4o'], ['openai/'], ['']])('rejects %j', (ref) => {
+  it.each([['gpt-4o'], ['/gpt-4o'], ['openai/'], [''], ['openai/gpt 4o'], [' openai/gpt-4o'], ['openai/gpt-4o\n']])('rejects %j', (ref) => {
     expect(tryParseModelRef(ref)).toBeUndefined();
     expect(() => parseModelRef(ref)).toThrow(ModelRefError);
     expect(() => parseModelRef(ref)).toThrow(`Invalid model "${ref}": expected "provider/model", e.g. "openai/gpt-4o"`);

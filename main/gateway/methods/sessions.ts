@@ -15,15 +15,13 @@ import type { RunRegistry } from '../../engine/run/runs.js';
 import type { SessionEntry, SessionStore } from '../../sessions/store.js';
 import { newSessionKey } from '../../sessions/new-key.js';
 import { toHistory } from '../history.js';
-import { validatedMethods, sessionKey, thinking } from '../params.js';
+import { modelRef, validatedMethods, sessionKey, thinking } from '../params.js';
 import { GatewayError } from '../types.js';
 import type { ActiveRuns } from './active-runs.js';
 import { exportSession } from './session-export.js';
 
 export const UNDO_WINDOW_MS = 30_000;
 const DELETED_EXT = '.jsonl.deleted';
-
-const modelRef = z.string().regex(/^[^/\s]+\/\S+$/, 'model must look like "provider/model"');
 
 const schemas = {
   'sessions.open': z.object({ sessionKey, limit: z.number().int().min(1).max(1_000_000).optional() }).strict(),

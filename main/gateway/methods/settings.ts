@@ -13,7 +13,7 @@ import { endpointSchema, MAX_RECENT_FOLDERS, APPROVAL_MODES, type Settings } fro
 import type { SettingsStore } from '../../settings/store.js';
 import { keychainFix } from '../../settings/keychain-help.js';
 import { describeFsError } from '../../cli/home-check.js';
-import { validatedMethods } from '../params.js';
+import { modelRef, validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
 
 const providerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'provider names may use only letters, digits, ".", "_" and "-"');
@@ -23,7 +23,7 @@ const schemas = {
     .object({
       defaults: z
         .object({
-          model: z.string().regex(/^[^/\s]+\/\S+$/, 'model must look like "provider/model"').optional(),
+          model: modelRef.optional(),
           thinking: z.enum(THINKING_LEVELS).optional(),
           queueMode: z.enum(QUEUE_MODES).optional(),
           approval: z.enum(APPROVAL_MODES).optional(),
