@@ -10,7 +10,6 @@ import {
   findCutPoint,
   keepRecentTokens,
   planRoute,
-  shouldCompact,
 } from '../../main/engine/attempt/context-budget.js';
 import { estimateMessageTokens } from '../../main/engine/attempt/tokens.js';
 
@@ -51,14 +50,6 @@ describe('contextBudget', () => {
   ])('budget %i keeps %i recent tokens', (budget, keep) => {
     expect(keepRecentTokens(budget)).toBe(keep);
   });
-
-  it.each([
-    [12_000, 16_000, false],
-    [12_001, 16_000, true],
-    [180_001, 200_000, true],
-  ])('shouldCompact(%i, window %i) = %s', (estimate, window, expected) => {
-    expect(shouldCompact(estimate, window)).toBe(expected);
-  });
 });
 
 describe('planRoute (inventory §9 routes)', () => {
@@ -66,6 +57,9 @@ describe('planRoute (inventory §9 routes)', () => {
     // estimate, window, reducible tokens, route, overflow
     [100_000, 200_000, 50_000, 'fits', -80_000],
     [180_000, 200_000, 0, 'fits', 0],
+    [180_001, 200_000, 0, 'compact', 1],
+    [12_000, 16_000, 0, 'fits', 0], // small window: the reserve is 25 % (4 000), not 20 000
+    [12_001, 16_000, 0, 'compact', 1],
     [190_000, 200_000, 0, 'compact', 10_000],
     [190_000, 200_000, 60_000, 'truncate_tool_results', 10_000], // ≥ max(4·10 000 + 2 048, 6·10 000) = 60 000
     [190_000, 200_000, 59_999, 'compact_then_truncate', 10_000],

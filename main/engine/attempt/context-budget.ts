@@ -77,10 +77,6 @@ export function calibrationFromHistory(
 
 export const calibrated = (estimate: number, ratio: number | undefined): number => Math.ceil(estimate * (ratio ?? 1));
 
-export function shouldCompact(estimate: number, windowTokens: number): boolean {
-  return estimate > contextBudget(windowTokens).budget;
-}
-
 export interface RoutePlan extends Budget {
   route: PreemptiveRoute;
   estimate: number;
