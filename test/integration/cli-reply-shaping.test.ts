@@ -4,57 +4,41 @@
  * NO_REPLY yields no payload, no stdout text and status ok; invalid tool-call JSON becomes an error tool result and
  * the run continues.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, startFakeOpenAI, trailingToolResults, type FakeProvider } from '../fake/index.js';
-import { cleanEnv, ensureBuilt, runCli, tempDir, writeConfig } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { trailingToolResults } from '../fake/index.js';
+import { cleanEnv, runCli } from '../support/cli.js';
+import { fakeProvidersConfig, homeWith, useCliFakes } from '../support/cli-fakes.js';
 
-let anthropic: FakeProvider;
-let openai: FakeProvider;
-let workspace: string;
+const fakes = useCliFakes({ files: { 'notes.txt': 'Buy milk.\n' } });
 const KEYS = { FAKE_ANT_KEY: 'sk-ant-test-key-0101', FAKE_OAI_KEY: 'sk-test-key-0102' };
 
-async function newHome(agent: Record<string, unknown> = {}): Promise<string> {
-  const home = await tempDir('home');
-  await writeConfig(home, {
+const newHome = (agent: Record<string, unknown> = {}) =>
+  homeWith({
     agent,
-    providers: {
-      fakeant: { api: 'anthropic', baseUrl: anthropic.baseUrl, models: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096 }] },
-      fakeoai: { api: 'openai-chat', baseUrl: openai.baseUrl, models: [{ id: 'gpt-fake', contextWindow: 128000, maxTokens: 4096 }, { id: 'r1-fake', contextWindow: 128000, maxTokens: 4096, reasoning: true }] },
-    },
-    authProfiles: [
-      { id: 'fakeant:test', provider: 'fakeant', apiKeyEnv: 'FAKE_ANT_KEY' },
-      { id: 'fakeoai:test', provider: 'fakeoai', apiKeyEnv: 'FAKE_OAI_KEY' },
-    ],
+    ...fakeProvidersConfig(fakes, {
+      models: {
+        fakeoai: [
+          { id: 'gpt-fake', contextWindow: 128000, maxTokens: 4096 },
+          { id: 'r1-fake', contextWindow: 128000, maxTokens: 4096, reasoning: true },
+        ],
+      },
+    }),
   });
-  return home;
-}
 
 type Line = { stream?: string; data?: Record<string, unknown>; status?: string; payloads?: { text: string }[]; meta?: Record<string, unknown> };
 
 async function agent(model: string, extra: string[] = [], agentConfig: Record<string, unknown> = {}) {
   const home = await newHome(agentConfig);
-  const r = await runCli(['agent', ...extra, '--home', home, '--workspace', workspace, '--model', model, '--message', 'go'], { env: cleanEnv(KEYS) });
+  const r = await runCli(['agent', ...extra, '--home', home, '--workspace', fakes.workspace, '--model', model, '--message', 'go'], { env: cleanEnv(KEYS) });
   const lines = r.lines as Line[];
   const assistant = lines.filter((l) => l.stream === 'assistant').map((l) => l.data!);
   return { ...r, result: lines.at(-1)!, assistant, deltas: assistant.map((d) => String(d.delta)).join('') };
 }
 
-beforeAll(async () => {
-  await ensureBuilt();
-  [anthropic, openai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
-  workspace = await tempDir('ws');
-  await writeFile(join(workspace, 'notes.txt'), 'Buy milk.\n');
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all([anthropic?.close(), openai?.close()]);
-});
-
 describe.each([
-  ['anthropic', 'fakeant/claude-fake', () => anthropic],
-  ['openai', 'fakeoai/gpt-fake', () => openai],
+  ['anthropic', 'fakeant/claude-fake', () => fakes.anthropic],
+  ['openai', 'fakeoai/gpt-fake', () => fakes.openai],
 ])('through the %s SDK', (_name, model, fake) => {
   it('think tags split across chunks never reach the reply or the assistant stream', async () => {
     fake().enqueue({ text: '<think>secret plan: add 2 and 2</think>\n\nThe answer is `4`.', chunkSize: 3 });
@@ -118,16 +102,16 @@ describe.each([
 
 describe('through the openai SDK only', () => {
   it('a reasoning model that only closes </think> keeps its reasoning out of the reply (held start)', async () => {
-    openai.enqueue({ text: 'The user wants a sum. 2 + 2 = 4.\n</think>\n\nIt is 4.', chunkSize: 5 });
+    fakes.openai.enqueue({ text: 'The user wants a sum. 2 + 2 = 4.\n</think>\n\nIt is 4.', chunkSize: 5 });
     const r = await agent('fakeoai/r1-fake', ['--json']);
     expect(r.deltas).toBe('It is 4.');
     expect(r.result.payloads).toEqual([{ text: 'It is 4.' }]);
   });
 
   it('a tool call written as JSON text is promoted and runs', async () => {
-    openai.requests.length = 0;
-    openai.enqueue({ text: '{"name":"read","arguments":{"path":"notes.txt"}}', chunkSize: 6 });
-    openai.enqueue((req) => ({ text: `Notes: ${trailingToolResults(req)?.split('\n')[0]}` }));
+    fakes.openai.requests.length = 0;
+    fakes.openai.enqueue({ text: '{"name":"read","arguments":{"path":"notes.txt"}}', chunkSize: 6 });
+    fakes.openai.enqueue((req) => ({ text: `Notes: ${trailingToolResults(req)?.split('\n')[0]}` }));
     const r = await agent('fakeoai/gpt-fake', ['--json']);
     expect(r.result.status).toBe('ok');
     expect(r.deltas).not.toContain('"arguments"');
@@ -137,14 +121,14 @@ describe('through the openai SDK only', () => {
   });
 
   it('send_message posts an interim message and a repeating final reply is not delivered twice', async () => {
-    openai.enqueue({ toolCalls: [{ name: 'send_message', arguments: { text: 'Build is green, two tests fixed.' } }] });
-    openai.enqueue({ text: 'Build is green, two tests fixed.' });
+    fakes.openai.enqueue({ toolCalls: [{ name: 'send_message', arguments: { text: 'Build is green, two tests fixed.' } }] });
+    fakes.openai.enqueue({ text: 'Build is green, two tests fixed.' });
     const r = await agent('fakeoai/gpt-fake', ['--json']);
     expect(r.result.status).toBe('ok');
     expect(r.assistant.filter((d) => d.interim)).toHaveLength(1);
     expect(r.result.payloads).toEqual([{ text: 'Build is green, two tests fixed.' }]);
-    openai.enqueue({ toolCalls: [{ name: 'send_message', arguments: { text: 'Working on it.' } }] });
-    openai.enqueue({ text: 'All done.' });
+    fakes.openai.enqueue({ toolCalls: [{ name: 'send_message', arguments: { text: 'Working on it.' } }] });
+    fakes.openai.enqueue({ text: 'All done.' });
     const plain = await agent('fakeoai/gpt-fake');
     expect(plain.stdout).toBe('Working on it.\n\nAll done.');
   });

@@ -4,28 +4,25 @@
  * next CLI turn), and each injected fault ends exactly as it does for the Anthropic and OpenAI Chat APIs (same
  * status, exit code, retries, attempts and tool outcomes; the outer loop recovers the transient ones).
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, startFakeOpenAI, toolLoopScenario, type FakeProvider, type FakeTurn } from '../fake/index.js';
+import { describe, expect, it } from 'vitest';
+import { type FakeTurn } from '../fake/index.js';
 import { encryptedFor } from '../fake/openai-responses.js';
-import { cleanEnv, ensureBuilt, runCli, tempDir, writeConfig, type CliResult } from '../support/cli.js';
+import { cleanEnv, runCli, type CliResult } from '../support/cli.js';
+import { homeWith, NOTES_FILES, readNotesScenario, useCliFakes } from '../support/cli-fakes.js';
 
-let anthropic: FakeProvider;
-let openai: FakeProvider;
-let workspace: string;
+const fakes = useCliFakes({ files: NOTES_FILES });
 
 const KEYS = { FAKE_ANT_KEY: 'sk-ant-test-key-0101', FAKE_OAI_KEY: 'sk-test-key-0102' };
 const model = (id: string) => [{ id, contextWindow: 128000, maxTokens: 4096, reasoning: true }];
 
 /** `idleSeconds`: the providers' idle watchdog (short for the stall case, roomy otherwise: CI machines are busy). */
-async function newHome(idleSeconds = 30): Promise<string> {
-  const home = await tempDir('home');
-  await writeConfig(home, {
+const newHome = (idleSeconds = 30) =>
+  homeWith({
     providers: {
-      ant: { api: 'anthropic', baseUrl: anthropic.baseUrl, timeoutSeconds: idleSeconds, models: model('claude-fake') },
-      chat: { api: 'openai-chat', baseUrl: openai.baseUrl, timeoutSeconds: idleSeconds, models: model('gpt-fake') },
-      resp: { api: 'openai-responses', baseUrl: openai.baseUrl, timeoutSeconds: idleSeconds, models: model('o4-mini') },
+      ant: { api: 'anthropic', baseUrl: fakes.anthropic.baseUrl, timeoutSeconds: idleSeconds, models: model('claude-fake') },
+      chat: { api: 'openai-chat', baseUrl: fakes.openai.baseUrl, timeoutSeconds: idleSeconds, models: model('gpt-fake') },
+      resp: { api: 'openai-responses', baseUrl: fakes.openai.baseUrl, timeoutSeconds: idleSeconds, models: model('o4-mini') },
     },
     authProfiles: [
       { id: 'ant:test', provider: 'ant', apiKeyEnv: 'FAKE_ANT_KEY' },
@@ -33,8 +30,6 @@ async function newHome(idleSeconds = 30): Promise<string> {
       { id: 'resp:test', provider: 'resp', apiKeyEnv: 'FAKE_OAI_KEY' },
     ],
   });
-  return home;
-}
 
 type Result = { status: string; payloads: { text: string; isError?: boolean }[]; meta: Record<string, unknown> };
 type Event = { stream: string; data: Record<string, unknown> };
@@ -46,32 +41,14 @@ function parse(r: CliResult): { result: Result; events: Event[] } {
 }
 
 const agent = (home: string, modelRef: string, message: string, extra: string[] = []) =>
-  runCli(['agent', '--json', '--home', home, '--workspace', workspace, '--model', modelRef, '--thinking', 'low', '--message', message, ...extra], {
+  runCli(['agent', '--json', '--home', home, '--workspace', fakes.workspace, '--model', modelRef, '--thinking', 'low', '--message', message, ...extra], {
     env: cleanEnv(KEYS),
   });
 
-beforeAll(async () => {
-  await ensureBuilt();
-  [anthropic, openai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
-  workspace = await tempDir('ws');
-  await writeFile(join(workspace, 'notes.txt'), 'Buy milk.\nCall Bob.\n');
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all([anthropic?.close(), openai?.close()]);
-});
-
 describe('agent --json with api "openai-responses"', () => {
   it('round-trips a tool call, carrying the reasoning item into the next request and the next turn', async () => {
-    openai.requests.length = 0;
-    openai.setDefault(
-      toolLoopScenario({
-        toolName: 'read',
-        args: { path: 'notes.txt' },
-        thinking: 'I should read the notes.',
-        finalText: (toolResult) => `The notes say: ${toolResult.split('\n')[0]}`,
-      }),
-    );
+    fakes.openai.requests.length = 0;
+    fakes.openai.setDefault(readNotesScenario());
     const home = await newHome();
     const r = await agent(home, 'resp/o4-mini', 'What do my notes say?', ['--session', 's1']);
     expect(r.stderr).toBe('');
@@ -85,10 +62,10 @@ describe('agent --json with api "openai-responses"', () => {
     expect(tool[1]).toMatchObject({ name: 'read', isError: false });
     expect(events.some((e) => e.stream === 'thinking')).toBe(true);
 
-    expect(openai.requests.map((q) => q.path)).toEqual(['/v1/responses', '/v1/responses']);
-    const first = openai.requests[0]!.body;
+    expect(fakes.openai.requests.map((q) => q.path)).toEqual(['/v1/responses', '/v1/responses']);
+    const first = fakes.openai.requests[0]!.body;
     expect(first).toMatchObject({ store: false, reasoning: { effort: 'low' }, include: ['reasoning.encrypted_content'] });
-    const second = openai.requests[1]!.body.input as Record<string, unknown>[];
+    const second = fakes.openai.requests[1]!.body.input as Record<string, unknown>[];
     const reasoning = second.find((i) => i.type === 'reasoning')!;
     expect(reasoning.encrypted_content).toBe(encryptedFor(String(reasoning.id)));
     const call = second.find((i) => i.type === 'function_call')!;
@@ -96,11 +73,11 @@ describe('agent --json with api "openai-responses"', () => {
     expect(String(second.at(-1)!.output)).toContain('Buy milk.');
 
     // The next CLI turn of the session sends both earlier reasoning items back, loaded from the transcript.
-    openai.requests.length = 0;
-    openai.setDefault({ text: 'Anything else?' });
+    fakes.openai.requests.length = 0;
+    fakes.openai.setDefault({ text: 'Anything else?' });
     const next = await agent(home, 'resp/o4-mini', 'thanks', ['--session', 's1']);
     expect(next.exitCode).toBe(0);
-    const input = openai.requests[0]!.body.input as Record<string, unknown>[];
+    const input = fakes.openai.requests[0]!.body.input as Record<string, unknown>[];
     const carried = input.filter((i) => i.type === 'reasoning');
     expect(carried).toHaveLength(2);
     for (const item of carried) expect(item.encrypted_content).toBe(encryptedFor(String(item.id)));
@@ -138,9 +115,9 @@ const FAULTS: FaultCase[] = [
 ];
 
 const APIS = [
-  ['anthropic', 'ant/claude-fake', () => anthropic],
-  ['openai-chat', 'chat/gpt-fake', () => openai],
-  ['openai-responses', 'resp/o4-mini', () => openai],
+  ['anthropic', 'ant/claude-fake', () => fakes.anthropic],
+  ['openai-chat', 'chat/gpt-fake', () => fakes.openai],
+  ['openai-responses', 'resp/o4-mini', () => fakes.openai],
 ] as const;
 
 describe.each(FAULTS)('fault "$name" ends the same way for all three APIs', (c) => {

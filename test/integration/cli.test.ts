@@ -2,36 +2,17 @@
  * The headless CLI contract (SPEC "The headless command line") end to end: the built bin, config.json, the real
  * SDKs against fake provider servers on 127.0.0.1, JSON lines, exit codes.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, startFakeOpenAI, toolLoopScenario, type FakeProvider } from '../fake/index.js';
-import { cleanEnv, ensureBuilt, runCli, tempDir, writeConfig, type CliResult } from '../support/cli.js';
-
-let anthropic: FakeProvider;
-let openai: FakeProvider;
-let workspace: string;
+import { describe, expect, it } from 'vitest';
+import { toolLoopScenario } from '../fake/index.js';
+import { cleanEnv, runCli, tempDir, writeConfig, type CliResult } from '../support/cli.js';
+import { fakeProvidersConfig, homeWith, NOTES_FILES, readNotesScenario, useCliFakes } from '../support/cli-fakes.js';
 
 const KEYS = { FAKE_ANT_KEY: 'sk-ant-test-key-0001', FAKE_OAI_KEY: 'sk-test-key-0002' };
 
-function config() {
-  return {
-    providers: {
-      fakeant: { api: 'anthropic', baseUrl: anthropic.baseUrl, models: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096, reasoning: true }] },
-      fakeoai: { api: 'openai-chat', baseUrl: openai.baseUrl, models: [{ id: 'gpt-fake', contextWindow: 128000, maxTokens: 4096 }] },
-    },
-    authProfiles: [
-      { id: 'fakeant:test', provider: 'fakeant', apiKeyEnv: 'FAKE_ANT_KEY' },
-      { id: 'fakeoai:test', provider: 'fakeoai', apiKeyEnv: 'FAKE_OAI_KEY' },
-    ],
-  };
-}
-
-async function newHome(): Promise<string> {
-  const home = await tempDir('home');
-  await writeConfig(home, config());
-  return home;
-}
+const fakes = useCliFakes({ files: NOTES_FILES });
+const newHome = () =>
+  homeWith(fakeProvidersConfig(fakes, { models: { fakeant: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096, reasoning: true }] } }));
 
 function checkJsonContract(r: CliResult) {
   const events = r.lines.slice(0, -1);
@@ -48,34 +29,16 @@ function checkJsonContract(r: CliResult) {
   return { events, result: result as { status: string; payloads: { text: string }[]; usage: Record<string, number>; meta: Record<string, unknown> } };
 }
 
-beforeAll(async () => {
-  await ensureBuilt();
-  [anthropic, openai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
-  workspace = await tempDir('ws');
-  await writeFile(join(workspace, 'notes.txt'), 'Buy milk.\nCall Bob.\n');
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all([anthropic?.close(), openai?.close()]);
-});
-
 describe.each([
-  ['anthropic', 'fakeant/claude-fake', 'fakeant:test', () => anthropic],
-  ['openai', 'fakeoai/gpt-fake', 'fakeoai:test', () => openai],
+  ['anthropic', 'fakeant/claude-fake', 'fakeant:test', () => fakes.anthropic],
+  ['openai', 'fakeoai/gpt-fake', 'fakeoai:test', () => fakes.openai],
 ])('agent --json against the fake %s server', (_name, model, profileId, fake) => {
   it('prints event lines then one ok result with usage, through a tool call and its result', async () => {
     const server = fake();
     server.requests.length = 0;
-    server.setDefault(
-      toolLoopScenario({
-        toolName: 'read',
-        args: { path: 'notes.txt' },
-        thinking: 'I should read the notes.',
-        finalText: (toolResult) => `The notes say: ${toolResult.split('\n')[0]}`,
-      }),
-    );
+    server.setDefault(readNotesScenario());
     const home = await newHome();
-    const r = await runCli(['agent', '--json', '--home', home, '--workspace', workspace, '--model', model, '--message', 'What do my notes say?'], {
+    const r = await runCli(['agent', '--json', '--home', home, '--workspace', fakes.workspace, '--model', model, '--message', 'What do my notes say?'], {
       env: cleanEnv(KEYS),
     });
     // stderr holds only the line naming the new session (stdout is the JSON contract).
@@ -106,7 +69,7 @@ describe.each([
     const server = fake();
     const home = await newHome();
     server.setDefault({ text: 'First answer.' });
-    const args = ['agent', '--json', '--home', home, '--workspace', workspace, '--model', model, '--session', 'chat-1'];
+    const args = ['agent', '--json', '--home', home, '--workspace', fakes.workspace, '--model', model, '--session', 'chat-1'];
     expect((await runCli([...args, '--message', 'first question'], { env: cleanEnv(KEYS) })).exitCode).toBe(0);
     server.requests.length = 0;
     server.setDefault({ text: 'Second answer.' });
@@ -122,7 +85,7 @@ describe.each([
     const server = fake();
     server.enqueue({ fault: { kind: 'auth' } });
     const home = await newHome();
-    const r = await runCli(['agent', '--json', '--home', home, '--workspace', workspace, '--model', model, '--message', 'hi'], { env: cleanEnv(KEYS) });
+    const r = await runCli(['agent', '--json', '--home', home, '--workspace', fakes.workspace, '--model', model, '--message', 'hi'], { env: cleanEnv(KEYS) });
     expect(r.exitCode).toBe(1);
     const { result } = checkJsonContract(r);
     expect(result.status).toBe('error');
@@ -133,9 +96,9 @@ describe.each([
 
 describe('agent without --json', () => {
   it('prints the reply as plain text and progress on stderr', async () => {
-    anthropic.setDefault(toolLoopScenario({ toolName: 'list', args: {}, finalText: 'Listed it.' }));
+    fakes.anthropic.setDefault(toolLoopScenario({ toolName: 'list', args: {}, finalText: 'Listed it.' }));
     const home = await newHome();
-    const r = await runCli(['agent', '--home', home, '--workspace', workspace, '--model', 'fakeant/claude-fake', '--message', 'list'], { env: cleanEnv(KEYS) });
+    const r = await runCli(['agent', '--home', home, '--workspace', fakes.workspace, '--model', 'fakeant/claude-fake', '--message', 'list'], { env: cleanEnv(KEYS) });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim()).toBe('Listed it.');
     expect(r.stderr).toContain('list');
@@ -145,7 +108,7 @@ describe('agent without --json', () => {
 describe('the demo model', () => {
   it('works with no key and no network, through a real tool loop', async () => {
     const home = await tempDir('home');
-    const r = await runCli(['agent', '--json', '--model', 'demo/agent', '--home', home, '--workspace', workspace, '--message', 'What is here?']);
+    const r = await runCli(['agent', '--json', '--model', 'demo/agent', '--home', home, '--workspace', fakes.workspace, '--message', 'What is here?']);
     expect(r.exitCode).toBe(0);
     const { events, result } = checkJsonContract(r);
     expect(result.status).toBe('ok');
@@ -156,7 +119,7 @@ describe('the demo model', () => {
 
   it('plain mode streams the reply to stdout', async () => {
     const home = await tempDir('home');
-    const r = await runCli(['agent', '--model', 'demo/agent', '--home', home, '--workspace', workspace, '--message', 'hi']);
+    const r = await runCli(['agent', '--model', 'demo/agent', '--home', home, '--workspace', fakes.workspace, '--message', 'hi']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('[Demo model]');
     expect(r.stderr).toMatch(/demo/i);
@@ -198,10 +161,10 @@ describe('bad usage and bad config exit with 2 and one line naming the problem',
 
 describe('timeouts', () => {
   it('--timeout ends a stalled run with status timeout and exit 1', async () => {
-    anthropic.enqueue({ text: 'I am about to stall forever', fault: { kind: 'stall', afterEvents: 3 } });
+    fakes.anthropic.enqueue({ text: 'I am about to stall forever', fault: { kind: 'stall', afterEvents: 3 } });
     const home = await newHome();
     const started = Date.now();
-    const r = await runCli(['agent', '--json', '--timeout', '1', '--home', home, '--workspace', workspace, '--model', 'fakeant/claude-fake', '--message', 'x'], {
+    const r = await runCli(['agent', '--json', '--timeout', '1', '--home', home, '--workspace', fakes.workspace, '--model', 'fakeant/claude-fake', '--message', 'x'], {
       env: cleanEnv(KEYS),
     });
     expect(Date.now() - started).toBeLessThan(10_000);

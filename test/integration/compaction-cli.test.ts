@@ -8,13 +8,12 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSummaryRequest, lastUserText, startFakeAnthropic, startFakeOpenAI, type FakeProvider } from '../fake/index.js';
-import { cleanEnv, ensureBuilt, runCli, tempDir, writeConfig, type CliResult } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { isSummaryRequest, lastUserText } from '../fake/index.js';
+import { cleanEnv, runCli, type CliResult } from '../support/cli.js';
+import { fakeProvidersConfig, homeWith, useCliFakes } from '../support/cli-fakes.js';
 
-let anthropic: FakeProvider;
-let openai: FakeProvider;
-let workspace: string;
+const fakes = useCliFakes();
 const KEYS = { FAKE_ANT_KEY: 'sk-ant-test-key-0001', FAKE_OAI_KEY: 'sk-test-key-0002' };
 
 const filler = (label: string, chars: number) => {
@@ -23,39 +22,21 @@ const filler = (label: string, chars: number) => {
   return s.slice(0, chars);
 };
 
-async function newHome(contextTokens?: number): Promise<string> {
-  const home = await tempDir('home');
-  await writeConfig(home, {
-    providers: {
-      fakeant: { api: 'anthropic', baseUrl: anthropic.baseUrl, models: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096 }] },
-      fakeoai: { api: 'openai-chat', baseUrl: openai.baseUrl, models: [{ id: 'gpt-fake', contextWindow: 200000, maxTokens: 4096 }] },
-    },
-    authProfiles: [
-      { id: 'fakeant:test', provider: 'fakeant', apiKeyEnv: 'FAKE_ANT_KEY' },
-      { id: 'fakeoai:test', provider: 'fakeoai', apiKeyEnv: 'FAKE_OAI_KEY' },
-    ],
-    ...(contextTokens ? { agent: { contextTokens } } : {}),
-  });
-  return home;
-}
+const newHome = (contextTokens?: number) =>
+  homeWith(
+    fakeProvidersConfig(fakes, {
+      models: { fakeoai: [{ id: 'gpt-fake', contextWindow: 200000, maxTokens: 4096 }] },
+      extra: contextTokens ? { agent: { contextTokens } } : {},
+    }),
+  );
 
 type Json = Record<string, unknown>;
 const resultOf = (r: CliResult) => r.lines.at(-1) as { status: string; payloads: { text: string }[]; meta: Json };
 const compactionEvents = (r: CliResult) => r.lines.filter((l) => l.stream === 'compaction').map((l) => l.data as Json);
 
-beforeAll(async () => {
-  await ensureBuilt();
-  [anthropic, openai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
-  workspace = await tempDir('ws');
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all([anthropic?.close(), openai?.close()]);
-});
-
 describe.each([
-  ['anthropic', 'fakeant/claude-fake', () => anthropic],
-  ['openai', 'fakeoai/gpt-fake', () => openai],
+  ['anthropic', 'fakeant/claude-fake', () => fakes.anthropic],
+  ['openai', 'fakeoai/gpt-fake', () => fakes.openai],
 ])('%s', (_name, model, fake) => {
   it('a session grown past a small contextTokens compacts before sending; every turn succeeds inside the window', async () => {
     const server = fake();
@@ -65,7 +46,7 @@ describe.each([
     server.requests.length = 0;
     server.setDefault((req) => ({ text: `On "${lastUserText(req).slice(0, 12)}": ${filler('reply', 6_000)}` }));
     const home = await newHome(WINDOW);
-    const args = ['agent', '--json', '--home', home, '--workspace', workspace, '--model', model, '--session', 'grow'];
+    const args = ['agent', '--json', '--home', home, '--workspace', fakes.workspace, '--model', model, '--session', 'grow'];
     let compactions = 0;
     const events: Json[] = [];
     try {
@@ -108,7 +89,7 @@ describe.each([
     expect(resultOf(manual).meta.compactions).toBe(1);
     expect(compactionEvents(manual).map((e) => [e.phase, e.reason])).toEqual([['start', 'manual'], ['end', 'manual']]);
     await runCli([...args, '--message', 'One more question.'], { env: cleanEnv(KEYS) });
-    const plain = await runCli(['agent', '--home', home, '--workspace', workspace, '--model', model, '--session', 'grow', '--message', '/compact'], {
+    const plain = await runCli(['agent', '--home', home, '--workspace', fakes.workspace, '--model', model, '--session', 'grow', '--message', '/compact'], {
       env: cleanEnv(KEYS),
     });
     expect(plain.exitCode, plain.stderr).toBe(0);
@@ -125,7 +106,7 @@ describe.each([
     server.promptSizes.length = 0;
     server.setDefault({ text: filler('answer', 3_000) });
     const home = await newHome();
-    const args = ['agent', '--json', '--home', home, '--workspace', workspace, '--model', model, '--session', 'overflow'];
+    const args = ['agent', '--json', '--home', home, '--workspace', fakes.workspace, '--model', model, '--session', 'overflow'];
     const recovered: CliResult[] = [];
     try {
       for (let turn = 0; turn < 5; turn++) {

@@ -2,37 +2,32 @@
  * E6/E7 end to end: the built `agentdesk agent` bin, a new process per run, the real SDKs against the fake
  * servers on 127.0.0.1. Scenarios are chosen per API key (each profile has its own key), so rotation is visible.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, startFakeOpenAI, type FakeProvider, type FakeTurn, type RecordedRequest } from '../fake/index.js';
-import { cleanEnv, ensureBuilt, runCli, tempDir, writeConfig } from '../support/cli.js';
+import { describe, expect, it } from 'vitest';
+import { type FakeTurn, type RecordedRequest } from '../fake/index.js';
+import { cleanEnv, runCli } from '../support/cli.js';
+import { fakeProvidersConfig, homeWith, useCliFakes } from '../support/cli-fakes.js';
 
-let anthropic: FakeProvider;
-let openai: FakeProvider;
-let workspace: string;
+const fakes = useCliFakes({ workspacePrefix: 'failover-ws' });
 
 const KEYS = { ANT_WORK: 'sk-ant-work-000000000001', ANT_PERSONAL: 'sk-ant-personal-0000002', OAI_MAIN: 'sk-oai-main-00000000003' };
 
-async function newHome(extra: Record<string, unknown> = {}, profiles = ['work', 'personal']): Promise<string> {
-  const home = await tempDir('failover');
-  await writeConfig(home, {
-    providers: {
-      fakeant: { api: 'anthropic', baseUrl: anthropic.baseUrl, models: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096 }] },
-      fakeoai: { api: 'openai-chat', baseUrl: openai.baseUrl, models: [{ id: 'gpt-fake', contextWindow: 128000, maxTokens: 4096 }] },
-    },
-    authProfiles: [
-      ...profiles.map((p) => ({ id: `fakeant:${p}`, provider: 'fakeant', apiKeyEnv: `ANT_${p.toUpperCase()}` })),
-      { id: 'fakeoai:main', provider: 'fakeoai', apiKeyEnv: 'OAI_MAIN' },
-    ],
-    ...extra,
-  });
-  return home;
-}
+const newHome = (extra: Record<string, unknown> = {}, profiles = ['work', 'personal']) =>
+  homeWith(
+    fakeProvidersConfig(fakes, {
+      authProfiles: [
+        ...profiles.map((p) => ({ id: `fakeant:${p}`, provider: 'fakeant', apiKeyEnv: `ANT_${p.toUpperCase()}` })),
+        { id: 'fakeoai:main', provider: 'fakeoai', apiKeyEnv: 'OAI_MAIN' },
+      ],
+      extra,
+    }),
+    'failover',
+  );
 
 const keyOf = (req: RecordedRequest): string => String(req.headers['x-api-key'] ?? req.headers.authorization ?? '').replace(/^Bearer /, '');
 const byKey = (table: Record<string, FakeTurn>) => (req: RecordedRequest): FakeTurn => table[keyOf(req)] ?? { text: `no scenario for ${keyOf(req)}` };
 
 function agent(home: string, args: string[] = [], env = KEYS) {
-  return runCli(['agent', '--json', '--home', home, '--workspace', workspace, '--model', 'fakeant/claude-fake', '--message', 'hello', ...args], {
+  return runCli(['agent', '--json', '--home', home, '--workspace', fakes.workspace, '--model', 'fakeant/claude-fake', '--message', 'hello', ...args], {
     env: cleanEnv(env),
   });
 }
@@ -43,20 +38,10 @@ const parse = (lines: Record<string, unknown>[]) => {
   return { retries: all.filter((l) => l.stream === 'retry').map((l) => l.data!), result: all.at(-1)! };
 };
 
-beforeAll(async () => {
-  await ensureBuilt();
-  [anthropic, openai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
-  workspace = await tempDir('failover-ws');
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all([anthropic?.close(), openai?.close()]);
-});
-
 describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, E7)', () => {
   it('a 429 on the first profile completes on the second; the next process skips the cooling profile', async () => {
-    anthropic.requests.length = 0;
-    anthropic.setDefault(byKey({ [KEYS.ANT_WORK]: { fault: { kind: 'rate_limit' } }, [KEYS.ANT_PERSONAL]: { text: 'Answered by personal.' } }));
+    fakes.anthropic.requests.length = 0;
+    fakes.anthropic.setDefault(byKey({ [KEYS.ANT_WORK]: { fault: { kind: 'rate_limit' } }, [KEYS.ANT_PERSONAL]: { text: 'Answered by personal.' } }));
     const home = await newHome();
     const first = await agent(home);
     expect(first.exitCode).toBe(0);
@@ -66,13 +51,13 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
     expect(result.payloads).toEqual([{ text: 'Answered by personal.' }]);
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatchObject({ reason: 'rate_limit', profileId: 'fakeant:work', next: { action: 'rotate', profileId: 'fakeant:personal' } });
-    expect(anthropic.requests.map(keyOf)).toEqual([KEYS.ANT_WORK, KEYS.ANT_PERSONAL]);
+    expect(fakes.anthropic.requests.map(keyOf)).toEqual([KEYS.ANT_WORK, KEYS.ANT_PERSONAL]);
     for (const line of first.lines.slice(0, -1)) expect(Object.keys(line)).toEqual(['type', 'runId', 'seq', 'stream', 'data']);
 
-    anthropic.requests.length = 0;
+    fakes.anthropic.requests.length = 0;
     const second = await agent(home);
     expect(parse(second.lines).result.meta).toMatchObject({ attempts: 1, profileId: 'fakeant:personal' });
-    expect(anthropic.requests.map(keyOf)).toEqual([KEYS.ANT_PERSONAL]);
+    expect(fakes.anthropic.requests.map(keyOf)).toEqual([KEYS.ANT_PERSONAL]);
 
     const list = await runCli(['auth', 'list', '--home', home], { env: cleanEnv({ ...KEYS, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }) });
     expect(list.stdout).toMatch(/^fakeant:work\tenv ANT_WORK\tsk-ant…0001\tcooling until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(rate_limit\) — last error: .*rate limit/m);
@@ -80,16 +65,16 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
   }, 60_000);
 
   it('the same rotation through the OpenAI SDK (429 with its own body and headers)', async () => {
-    openai.requests.length = 0;
+    fakes.openai.requests.length = 0;
     const SPARE = 'sk-oai-spare-0000000004';
-    openai.setDefault(byKey({ [KEYS.OAI_MAIN]: { fault: { kind: 'rate_limit', retryAfterSeconds: 20 } }, [SPARE]: { text: 'Spare key answered.' } }));
+    fakes.openai.setDefault(byKey({ [KEYS.OAI_MAIN]: { fault: { kind: 'rate_limit', retryAfterSeconds: 20 } }, [SPARE]: { text: 'Spare key answered.' } }));
     const home = await newHome({
       authProfiles: [
         { id: 'fakeoai:main', provider: 'fakeoai', apiKeyEnv: 'OAI_MAIN' },
         { id: 'fakeoai:spare', provider: 'fakeoai', apiKeyEnv: 'OAI_SPARE' },
       ],
     });
-    const r = await runCli(['agent', '--json', '--home', home, '--workspace', workspace, '--model', 'fakeoai/gpt-fake', '--message', 'hello'], {
+    const r = await runCli(['agent', '--json', '--home', home, '--workspace', fakes.workspace, '--model', 'fakeoai/gpt-fake', '--message', 'hello'], {
       env: cleanEnv({ ...KEYS, OAI_SPARE: SPARE }),
     });
     const { retries, result } = parse(r.lines);
@@ -98,37 +83,37 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
     // retry-after 20 s: the main key cools at least that long, and the loop rotated instead of sleeping
     expect(retries[0]).toMatchObject({ reason: 'rate_limit', profileId: 'fakeoai:main', next: { action: 'rotate', profileId: 'fakeoai:spare' } });
     expect(Number(retries[0]!.cooldownUntil) - Date.now()).toBeGreaterThan(15_000);
-    expect(openai.requests.map(keyOf)).toEqual([KEYS.OAI_MAIN, SPARE]);
+    expect(fakes.openai.requests.map(keyOf)).toEqual([KEYS.OAI_MAIN, SPARE]);
   }, 60_000);
 
   it('plain mode says what happens on stderr, and prints the reply once', async () => {
-    anthropic.setDefault(byKey({ [KEYS.ANT_WORK]: { fault: { kind: 'rate_limit' } }, [KEYS.ANT_PERSONAL]: { text: 'Plain answer.' } }));
+    fakes.anthropic.setDefault(byKey({ [KEYS.ANT_WORK]: { fault: { kind: 'rate_limit' } }, [KEYS.ANT_PERSONAL]: { text: 'Plain answer.' } }));
     const home = await newHome();
-    const r = await runCli(['agent', '--home', home, '--workspace', workspace, '--model', 'fakeant/claude-fake', '--message', 'hi'], { env: cleanEnv(KEYS) });
+    const r = await runCli(['agent', '--home', home, '--workspace', fakes.workspace, '--model', 'fakeant/claude-fake', '--message', 'hi'], { env: cleanEnv(KEYS) });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(/^agentdesk: rate-limited on fakeant:work, trying fakeant:personal$/m);
     expect(r.stdout).toBe('Plain answer.'); // execa strips the final newline
   }, 60_000);
 
   it('E5: agent.contextTokens under 32 000 warns on stderr; under 16 000 the run is refused before any request', async () => {
-    anthropic.requests.length = 0;
-    anthropic.setDefault({ text: 'Small but fine.' });
+    fakes.anthropic.requests.length = 0;
+    fakes.anthropic.setDefault({ text: 'Small but fine.' });
     const plain = (home: string) =>
-      runCli(['agent', '--home', home, '--workspace', workspace, '--model', 'fakeant/claude-fake', '--message', 'hi'], { env: cleanEnv(KEYS) });
+      runCli(['agent', '--home', home, '--workspace', fakes.workspace, '--model', 'fakeant/claude-fake', '--message', 'hi'], { env: cleanEnv(KEYS) });
     const warned = await plain(await newHome({ agent: { contextTokens: 20_000 } }));
     expect(warned.exitCode).toBe(0);
     expect(warned.stderr).toMatch(/^agentdesk: warning: The context window of fakeant\/claude-fake is only 20000 tokens \(under 32000\)/m);
-    expect(anthropic.requests).toHaveLength(1);
+    expect(fakes.anthropic.requests).toHaveLength(1);
     const refused = await plain(await newHome({ agent: { contextTokens: 12_000 } }));
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/^agentdesk: run error: The context window of fakeant\/claude-fake is 12000 tokens, below the 16000 minimum/m);
-    expect(anthropic.requests).toHaveLength(1);
+    expect(fakes.anthropic.requests).toHaveLength(1);
   }, 60_000);
 
   it('529 backs off (≥ 200 ms) before retrying', async () => {
     const arrivals: number[] = [];
     let n = 0;
-    anthropic.setDefault(() => {
+    fakes.anthropic.setDefault(() => {
       arrivals.push(Date.now());
       return n++ === 0 ? { fault: { kind: 'overloaded' } } : { text: 'Recovered.' };
     });
@@ -144,7 +129,7 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
 
   it('an overload mid-stream: the partial text is discarded (its turn named in the retry event), never repeated', async () => {
     let n = 0;
-    anthropic.setDefault(() =>
+    fakes.anthropic.setDefault(() =>
       n++ === 0
         ? { text: 'Half an answ', chunkSize: 4, fault: { kind: 'stream_error', afterEvents: 5, errorType: 'overloaded_error', message: 'Overloaded' } }
         : { text: 'The whole answer.' },
@@ -161,10 +146,10 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
   }, 60_000);
 
   it('a 401 on every profile of the primary falls back to the next model', async () => {
-    anthropic.requests.length = 0;
-    openai.requests.length = 0;
-    anthropic.setDefault({ fault: { kind: 'auth' } });
-    openai.setDefault({ text: 'The fallback answered.' });
+    fakes.anthropic.requests.length = 0;
+    fakes.openai.requests.length = 0;
+    fakes.anthropic.setDefault({ fault: { kind: 'auth' } });
+    fakes.openai.setDefault({ text: 'The fallback answered.' });
     const home = await newHome({ agent: { model: { primary: 'fakeant/claude-fake', fallbacks: ['fakeoai/gpt-fake'] } } });
     const r = await agent(home);
     const { retries, result } = parse(r.lines);
@@ -175,12 +160,12 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
       { action: 'rotate', profileId: 'fakeant:personal' },
       { action: 'fallback', provider: 'fakeoai', model: 'gpt-fake' },
     ]);
-    expect(anthropic.requests).toHaveLength(2);
+    expect(fakes.anthropic.requests).toHaveLength(2);
   }, 60_000);
 
   it('when every model fails, one error names what was tried', async () => {
-    anthropic.setDefault({ fault: { kind: 'auth' } });
-    openai.setDefault({ fault: { kind: 'billing' } });
+    fakes.anthropic.setDefault({ fault: { kind: 'auth' } });
+    fakes.openai.setDefault({ fault: { kind: 'billing' } });
     const home = await newHome({ agent: { model: { primary: 'fakeant/claude-fake', fallbacks: ['fakeoai/gpt-fake'] } } });
     const r = await agent(home);
     expect(r.exitCode).toBe(1);
@@ -193,7 +178,7 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
   }, 60_000);
 
   it('--timeout 3 against retry-after: 30 ends with status timeout in under 4.5 s', async () => {
-    anthropic.setDefault({ fault: { kind: 'rate_limit', retryAfterSeconds: 30 } });
+    fakes.anthropic.setDefault({ fault: { kind: 'rate_limit', retryAfterSeconds: 30 } });
     const home = await newHome({}, ['work']);
     const started = Date.now();
     const r = await agent(home, ['--timeout', '3']);
