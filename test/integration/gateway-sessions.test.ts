@@ -1,43 +1,29 @@
 /** Session management through the gateway (D3, E22): create, update, delete/undo, reset, search, export, open mid-run. */
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../preload/contract.js';
-import { createAppGateway, type AppGateway } from '../../main/gateway/create.js';
+import type { AppGateway } from '../../main/gateway/create.js';
 import { GatewayError } from '../../main/gateway/types.js';
 import { applyEvents, historyToTurns } from '../../renderer/src/store/reduce.js';
-import { startFakeAnthropic, toolLoopScenario, type FakeProvider } from '../fake/index.js';
-import { tempDir, writeConfig } from '../support/cli.js';
+import { toolLoopScenario } from '../fake/index.js';
+import { useGatewayHarness } from '../support/gateway.js';
 
-let fake: FakeProvider;
-let gateway: AppGateway | undefined;
+const gateways = useGatewayHarness();
+const { fakes } = gateways;
 const env = { FAKE_KEY: 'sk-ant-sessions-test' };
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => fake.close());
-afterEach(async () => {
-  await gateway?.close();
-  gateway = undefined;
-  fake.requests.length = 0;
-  fake.setDefault({ text: 'Hello from the fake server.' });
-});
-
-async function open(): Promise<{ gw: AppGateway; home: string; workspace: string; events: AgentEvent[] }> {
-  const home = await tempDir('gws-home');
-  const workspace = await tempDir('gws-ws');
-  await writeFile(join(workspace, 'notes.txt'), 'The secret word is aubergine.\n');
-  await writeConfig(home, {
-    providers: { fake: { api: 'anthropic', baseUrl: fake.baseUrl, timeoutSeconds: 5, models: [{ id: 'm1', reasoning: true }, { id: 'm2' }] } },
-    authProfiles: [{ id: 'fake:test', provider: 'fake', apiKeyEnv: 'FAKE_KEY' }],
-    agent: { model: { primary: 'fake/m1' } },
+const open = () =>
+  gateways.open({
+    prefix: 'gws',
+    env,
+    files: { 'notes.txt': 'The secret word is aubergine.\n' },
+    configJson: {
+      providers: { fake: { api: 'anthropic', baseUrl: fakes.anthropic.baseUrl, timeoutSeconds: 5, models: [{ id: 'm1', reasoning: true }, { id: 'm2' }] } },
+      authProfiles: [{ id: 'fake:test', provider: 'fake', apiKeyEnv: 'FAKE_KEY' }],
+      agent: { model: { primary: 'fake/m1' } },
+    },
   });
-  gateway = await createAppGateway({ home, workspace, env, demoChunkDelayMs: 0 });
-  const events: AgentEvent[] = [];
-  gateway.onEvent((e) => events.push(e));
-  return { gw: gateway, home, workspace, events };
-}
 
 async function chat(gw: AppGateway, sessionKey: string, message: string) {
   const { runId } = await gw.request('agent', { message, sessionKey });
@@ -53,7 +39,7 @@ describe('sessions.create / update', () => {
     const other = await gw.request('sessions.create', {});
     expect(other.sessionKey).not.toBe(s.sessionKey);
     await chat(gw, s.sessionKey, 'hello');
-    expect(fake.requests.at(-1)!.body.model).toBe('m2');
+    expect(fakes.anthropic.requests.at(-1)!.body.model).toBe('m2');
     await gw.request('sessions.update', { sessionKey: s.sessionKey, model: 'fake/m1', thinking: null, title: '  My   chat ' });
     const listed = (await gw.request('sessions.list', {})).find((x) => x.sessionKey === s.sessionKey)!;
     expect(listed).toMatchObject({ title: 'My chat', model: 'fake/m1' });
@@ -101,8 +87,7 @@ describe('sessions.delete / restore / reset', () => {
     const { gw, home } = await open();
     await chat(gw, 'gone', 'bye');
     await gw.request('sessions.delete', { sessionKey: 'gone' });
-    await gw.close();
-    gateway = undefined;
+    await gateways.close(gw);
     expect((await readdir(join(home, 'sessions'))).filter((f) => f.includes('.jsonl'))).toEqual([]);
   });
 
@@ -119,9 +104,9 @@ describe('sessions.delete / restore / reset', () => {
 describe('sessions.search / export', () => {
   it('finds a word that only appears in a tool result, and titles', async () => {
     const { gw } = await open();
-    fake.setDefault(toolLoopScenario({ toolName: 'read', args: { path: 'notes.txt' }, finalText: 'Done reading.' }));
+    fakes.anthropic.setDefault(toolLoopScenario({ toolName: 'read', args: { path: 'notes.txt' }, finalText: 'Done reading.' }));
     await chat(gw, 'tools', 'read my notes please');
-    fake.setDefault({ text: 'ok' });
+    fakes.anthropic.setDefault({ text: 'ok' });
     await chat(gw, 'plain', 'talk about the weather');
     const hits = await gw.request('sessions.search', { query: 'AUBERGINE' });
     expect(hits).toEqual([{ sessionKey: 'tools', title: 'read my notes please', where: 'content', snippet: expect.stringContaining('aubergine') }]);
@@ -131,7 +116,7 @@ describe('sessions.search / export', () => {
 
   it('exports Markdown with the tool call and result, and JSON with the full history', async () => {
     const { gw } = await open();
-    fake.setDefault(toolLoopScenario({ toolName: 'read', args: { path: 'notes.txt' }, thinking: 'Let me look.', finalText: 'It says aubergine.' }));
+    fakes.anthropic.setDefault(toolLoopScenario({ toolName: 'read', args: { path: 'notes.txt' }, thinking: 'Let me look.', finalText: 'It says aubergine.' }));
     await chat(gw, 'ex', 'What is the secret word?');
     const md = await gw.request('sessions.export', { sessionKey: 'ex', format: 'markdown' });
     expect(md.filename).toBe('what-is-the-secret-word.md');
@@ -152,7 +137,7 @@ describe('sessions.open while a run streams', () => {
   it('history stops before the active run; its events replay into exactly one streaming turn', async () => {
     const { gw, events } = await open();
     await chat(gw, 'live', 'earlier question');
-    fake.enqueue({ text: 'a long streamed answer that takes a while', chunkSize: 2, delayMs: 25 });
+    fakes.anthropic.enqueue({ text: 'a long streamed answer that takes a while', chunkSize: 2, delayMs: 25 });
     const { runId } = await gw.request('agent', { message: 'second question', sessionKey: 'live' });
     // wait until some text has streamed
     for (let i = 0; i < 200 && !events.some((e) => e.runId === runId && e.stream === 'assistant'); i++) await new Promise((r) => setTimeout(r, 10));

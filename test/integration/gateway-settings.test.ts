@@ -5,15 +5,13 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAppGateway, type AppGateway } from '../../main/gateway/create.js';
+import { describe, expect, it } from 'vitest';
 import { KeychainUnavailableError, REASON_NO_DBUS, type SecretStore } from '../../main/auth/secrets.js';
-import { startFakeAnthropic, startFakeOpenAI, type FakeProvider } from '../fake/index.js';
-import { tempDir, writeConfig } from '../support/cli.js';
+import { tempDir } from '../support/cli.js';
+import { useGatewayHarness } from '../support/gateway.js';
 
-let fake: FakeProvider;
-let oai: FakeProvider;
-let gateway: AppGateway | undefined;
+const gateways = useGatewayHarness({ openai: true });
+const { fakes } = gateways;
 const KEY = 'sk-ant-settings-test-key-9876';
 
 function memoryStore(): SecretStore & { map: Map<string, string> } {
@@ -29,30 +27,19 @@ function memoryStore(): SecretStore & { map: Map<string, string> } {
 
 /** The key of the last request (the SDK sends it as x-api-key or a bearer token). */
 const sentKey = (): string | undefined => {
-  const h = fake.requests.at(-1)!.headers;
+  const h = fakes.anthropic.requests.at(-1)!.headers;
   return (h['x-api-key'] as string | undefined) ?? String(h.authorization ?? '').replace(/^Bearer\s+/i, '');
 };
 
-beforeAll(async () => {
-  [fake, oai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
-});
-afterAll(async () => Promise.all([fake.close(), oai.close()]));
-afterEach(async () => {
-  await gateway?.close();
-  gateway = undefined;
-  fake.requests.length = 0;
-  fake.setDefault({ text: 'Hello from the fake server.' });
-});
-
 async function open(secrets: () => Promise<SecretStore> = async () => memoryStore()) {
-  const home = await tempDir('gset-home');
-  const workspace = await tempDir('gset-ws');
-  await writeConfig(home, {
-    providers: { fake: { api: 'anthropic', baseUrl: fake.baseUrl, timeoutSeconds: 5, models: [{ id: 'm1' }, { id: 'm2' }] } },
-  });
   const store = await secrets().catch(() => undefined);
-  gateway = await createAppGateway({ home, workspace, env: {}, demoChunkDelayMs: 0, openSecrets: store ? async () => store : secrets });
-  return { gw: gateway, home, workspace, store: store as ReturnType<typeof memoryStore> | undefined };
+  const { gw, home, workspace } = await gateways.open({
+    prefix: 'gset',
+    env: {},
+    openSecrets: store ? async () => store : secrets,
+    configJson: { providers: { fake: { api: 'anthropic', baseUrl: fakes.anthropic.baseUrl, timeoutSeconds: 5, models: [{ id: 'm1' }, { id: 'm2' }] } } },
+  });
+  return { gw, home, workspace, store: store as ReturnType<typeof memoryStore> | undefined };
 }
 
 describe('key profiles', () => {
@@ -93,8 +80,8 @@ describe('key profiles', () => {
     await gw.request('auth.add', { provider: 'fake', label: 'k', key: KEY });
     const ok = await gw.request('auth.test', { id: 'fake:k' });
     expect(ok).toMatchObject({ ok: true, model: 'fake/m1' });
-    expect(fake.requests.at(-1)!.body.max_tokens).toBe(1);
-    fake.enqueue({ fault: { kind: 'auth' } });
+    expect(fakes.anthropic.requests.at(-1)!.body.max_tokens).toBe(1);
+    fakes.anthropic.enqueue({ fault: { kind: 'auth' } });
     const bad = await gw.request('auth.test', { id: 'fake:k' });
     expect(bad).toMatchObject({ ok: false, reason: 'auth' });
     expect(JSON.stringify(bad)).not.toContain(KEY);
@@ -129,7 +116,7 @@ describe('settings', () => {
   it('defaults apply to the next run; a change never aborts a running one', async () => {
     const { gw } = await open();
     await gw.request('auth.add', { provider: 'fake', label: 'k', key: KEY });
-    fake.enqueue({ text: 'slow answer from m1', chunkSize: 2, delayMs: 20 });
+    fakes.anthropic.enqueue({ text: 'slow answer from m1', chunkSize: 2, delayMs: 20 });
     const slow = await gw.request('agent', { message: 'slow', sessionKey: 'a', model: 'fake/m1' });
     const other = await tempDir('gset-other');
     await gw.request('settings.update', { defaults: { model: 'fake/m2', thinking: 'low', timeoutSeconds: 90 } });
@@ -140,7 +127,7 @@ describe('settings', () => {
     expect((await gw.request('app.info', {})).workspace).toBe(other);
     const next = await gw.request('agent', { message: 'next', sessionKey: 'b' });
     await gw.request('agent.wait', { runId: next.runId });
-    expect(fake.requests.at(-1)!.body.model).toBe('m2');
+    expect(fakes.anthropic.requests.at(-1)!.body.model).toBe('m2');
     expect(gw.config.agent.timeoutSeconds).toBe(90);
   });
 
@@ -148,15 +135,15 @@ describe('settings', () => {
     const { gw, workspace } = await open();
     await gw.request('auth.add', { provider: 'fake', label: 'k', key: KEY });
     await gw.request('settings.update', { defaults: { approval: 'deny' } });
-    fake.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'denied.txt', content: 'x' } }] }, { text: 'ok, not written' });
+    fakes.anthropic.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'denied.txt', content: 'x' } }] }, { text: 'ok, not written' });
     const denied = await gw.request('agent', { message: 'write it', sessionKey: 'appr', model: 'fake/m1' });
     expect((await gw.request('agent.wait', { runId: denied.runId })).status).toBe('ok');
     await expect(readFile(join(workspace, 'denied.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
-    expect(JSON.stringify(fake.requests.at(-1)!.body)).toMatch(/refused|denied|deny/i);
+    expect(JSON.stringify(fakes.anthropic.requests.at(-1)!.body)).toMatch(/refused|denied|deny/i);
 
     await gw.request('settings.update', { defaults: { approval: 'auto', sandbox: false } });
     expect(gw.config.agent.sandbox).toBe(false);
-    fake.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'allowed.txt', content: 'y' } }] }, { text: 'written' });
+    fakes.anthropic.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'allowed.txt', content: 'y' } }] }, { text: 'written' });
     const allowed = await gw.request('agent', { message: 'write it', sessionKey: 'appr', model: 'fake/m1' });
     expect((await gw.request('agent.wait', { runId: allowed.runId })).status).toBe('ok');
     expect(await readFile(join(workspace, 'allowed.txt'), 'utf8')).toBe('y');
@@ -181,8 +168,8 @@ describe('settings', () => {
 
   it('endpoints: models listed from /v1/models, saved, offered; an invalid default is refused and undone', async () => {
     const { gw } = await open();
-    expect(await gw.request('providers.fetchModels', { api: 'openai-chat', baseUrl: oai.baseUrl })).toEqual({ ids: ['gpt-fake'] });
-    await gw.request('settings.update', { providers: { lmstudio: { api: 'openai-chat', baseUrl: oai.baseUrl, models: [{ id: 'gpt-fake' }] } } });
+    expect(await gw.request('providers.fetchModels', { api: 'openai-chat', baseUrl: fakes.openai.baseUrl })).toEqual({ ids: ['gpt-fake'] });
+    await gw.request('settings.update', { providers: { lmstudio: { api: 'openai-chat', baseUrl: fakes.openai.baseUrl, models: [{ id: 'gpt-fake' }] } } });
     expect((await gw.request('models.list', {})).map((m) => m.ref)).toContain('lmstudio/gpt-fake');
     const { runId } = await gw.request('agent', { message: 'hi', sessionKey: 'l', model: 'lmstudio/gpt-fake' });
     expect((await gw.request('agent.wait', { runId })).status).toBe('ok');

@@ -1,46 +1,31 @@
 /** The gateway (E1, E2, E3 core, E22 core) in-process, with the real SDKs against the fake servers. */
 import { appendFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../preload/contract.js';
-import { createAppGateway, type AppGateway } from '../../main/gateway/create.js';
 import { GatewayError } from '../../main/gateway/types.js';
-import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
-import { tempDir, writeConfig } from '../support/cli.js';
+import { tempDir } from '../support/cli.js';
+import { useGatewayHarness } from '../support/gateway.js';
 
-let fake: FakeProvider;
-let gateway: AppGateway | undefined;
+const gateways = useGatewayHarness();
+const { fakes } = gateways;
 const env = { FAKE_KEY: 'sk-ant-gateway-test' };
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => fake.close());
-afterEach(async () => {
-  await gateway?.close();
-  gateway = undefined;
-  fake.requests.length = 0;
-  fake.setDefault({ text: 'Hello from the fake server.' });
-});
-
-async function open(extra: Record<string, unknown> = {}): Promise<{ gw: AppGateway; home: string; events: AgentEvent[] }> {
-  const home = await tempDir('gw-home');
-  const workspace = await tempDir('gw-ws');
-  await writeConfig(home, {
-    providers: { fake: { api: 'anthropic', baseUrl: fake.baseUrl, timeoutSeconds: 5, models: [{ id: 'm1', reasoning: true }] } },
-    authProfiles: [{ id: 'fake:test', provider: 'fake', apiKeyEnv: 'FAKE_KEY' }],
-    agent: { model: { primary: 'fake/m1' }, ...extra },
+const open = (extra: Record<string, unknown> = {}) =>
+  gateways.open({
+    prefix: 'gw',
+    env,
+    configJson: {
+      providers: { fake: { api: 'anthropic', baseUrl: fakes.anthropic.baseUrl, timeoutSeconds: 5, models: [{ id: 'm1', reasoning: true }] } },
+      authProfiles: [{ id: 'fake:test', provider: 'fake', apiKeyEnv: 'FAKE_KEY' }],
+      agent: { model: { primary: 'fake/m1' }, ...extra },
+    },
   });
-  gateway = await createAppGateway({ home, workspace, env, demoChunkDelayMs: 0 });
-  const events: AgentEvent[] = [];
-  gateway.onEvent((e) => events.push(e));
-  return { gw: gateway, home, events };
-}
 
 describe('agent / agent.wait', () => {
   it('returns {runId, acceptedAt} at once while the run continues in the background', async () => {
     const { gw, events } = await open();
-    fake.enqueue({ text: 'slow reply', chunkSize: 2, delayMs: 30 });
+    fakes.anthropic.enqueue({ text: 'slow reply', chunkSize: 2, delayMs: 30 });
     const accepted = await gw.request('agent', { message: 'hi' });
     expect(accepted.runId).toMatch(/[0-9a-f-]{36}/);
     expect(typeof accepted.acceptedAt).toBe('number');
@@ -54,7 +39,7 @@ describe('agent / agent.wait', () => {
 
   it('a wait that times out reports timeout and does not stop the run', async () => {
     const { gw } = await open();
-    fake.enqueue({ text: 'takes a while', chunkSize: 1, delayMs: 20 });
+    fakes.anthropic.enqueue({ text: 'takes a while', chunkSize: 1, delayMs: 20 });
     const { runId } = await gw.request('agent', { message: 'hi' });
     expect((await gw.request('agent.wait', { runId, timeoutMs: 20 })).status).toBe('timeout');
     expect((await gw.request('agent.wait', { runId, timeoutMs: 10_000 })).status).toBe('ok');
@@ -66,27 +51,27 @@ describe('agent / agent.wait', () => {
     const b = await gw.request('agent', { message: 'hi', idempotencyKey: 'k1' });
     expect(b).toEqual(a);
     await gw.request('agent.wait', { runId: a.runId });
-    expect(fake.requests).toHaveLength(1);
+    expect(fakes.anthropic.requests).toHaveLength(1);
   });
 
   it('agent.abort stops a stalled run; the transcript stays valid for the next turn', async () => {
     const { gw } = await open();
-    fake.enqueue({ text: 'partial', toolCalls: [{ name: 'list', arguments: {} }], fault: { kind: 'stall', afterEvents: 6 } });
+    fakes.anthropic.enqueue({ text: 'partial', toolCalls: [{ name: 'list', arguments: {} }], fault: { kind: 'stall', afterEvents: 6 } });
     const { runId, sessionId } = await gw.request('agent', { message: 'first' });
     // Abort once the stalled request is at the server (a fixed delay can come first on a loaded machine, and the
     // stall would then hit the next run instead).
-    for (let i = 0; i < 200 && fake.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && fakes.anthropic.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     await new Promise((r) => setTimeout(r, 50));
     expect(await gw.request('agent.abort', { runId })).toEqual({ aborted: true });
     const waited = await gw.request('agent.wait', { runId });
     expect(waited.status).toBe('error');
     expect(waited.error).toMatch(/stopped/);
-    fake.enqueue({ text: 'fine again' });
+    fakes.anthropic.enqueue({ text: 'fine again' });
     const next = await gw.request('agent', { message: 'second' });
     expect(next.sessionId).toBe(sessionId);
     expect((await gw.request('agent.wait', { runId: next.runId })).status).toBe('ok');
     // The aborted assistant turn (with its half-made tool call) is not sent; both user messages are.
-    const sent = fake.requests.at(-1)!.body.messages;
+    const sent = fakes.anthropic.requests.at(-1)!.body.messages;
     expect(JSON.stringify(sent)).not.toContain('tool_use');
     expect(JSON.stringify(sent)).toContain('first');
     expect(JSON.stringify(sent)).toContain('second');
@@ -96,12 +81,12 @@ describe('agent / agent.wait', () => {
 
   it('runs of one session are serial: the second sees the first one\'s answer', async () => {
     const { gw } = await open();
-    fake.enqueue({ text: 'answer one', chunkSize: 3, delayMs: 10 }, { text: 'answer two' });
+    fakes.anthropic.enqueue({ text: 'answer one', chunkSize: 3, delayMs: 10 }, { text: 'answer two' });
     const a = await gw.request('agent', { message: 'one' });
     const b = await gw.request('agent', { message: 'two' });
     await gw.request('agent.wait', { runId: b.runId });
     expect((await gw.request('agent.wait', { runId: a.runId })).status).toBe('ok');
-    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain('answer one');
+    expect(JSON.stringify(fakes.anthropic.requests[1]!.body.messages)).toContain('answer one');
   });
 
   it('every event carries its runId and a gapless seq per run', async () => {
@@ -143,23 +128,22 @@ describe('validation', () => {
 describe('sessions', () => {
   it('lists sessions with usage totals and survives a torn last transcript line', async () => {
     const { gw, home } = await open();
-    fake.enqueue({ text: 'one', usage: { input: 100, output: 10 } });
+    fakes.anthropic.enqueue({ text: 'one', usage: { input: 100, output: 10 } });
     const first = await gw.request('agent', { message: 'remember: blue' });
     await gw.request('agent.wait', { runId: first.runId });
     const [summary] = await gw.request('sessions.list', {});
     expect(summary).toMatchObject({ sessionKey: 'main', title: 'remember: blue', model: 'fake/m1' });
     expect(summary!.usage.output).toBe(10);
     // Simulate a crash mid-write: a torn JSON line at the end of the transcript, then a restart.
-    await gw.close();
+    await gateways.close(gw);
     const dir = join(home, 'sessions');
     const file = (await readdir(dir)).find((f) => f.endsWith('.jsonl'))!;
     await appendFile(join(dir, file), '{"type":"message","message":{"role":"user","con');
-    const gw2 = await createAppGateway({ home, workspace: gw.workspace, env, demoChunkDelayMs: 0 });
-    gateway = gw2;
-    fake.enqueue({ text: 'two' });
+    const gw2 = await gateways.start({ home, workspace: gw.workspace, env });
+    fakes.anthropic.enqueue({ text: 'two' });
     const second = await gw2.request('agent', { message: 'what colour?' });
     expect((await gw2.request('agent.wait', { runId: second.runId })).status).toBe('ok');
-    const sent = JSON.stringify(fake.requests.at(-1)!.body.messages);
+    const sent = JSON.stringify(fakes.anthropic.requests.at(-1)!.body.messages);
     expect(sent).toContain('remember: blue');
     const history = await gw2.request('sessions.history', { sessionKey: 'main' });
     expect(history.map((h) => h.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
@@ -167,7 +151,7 @@ describe('sessions', () => {
 
   it('the demo model is listed, needs no key, and is the default without keys', async () => {
     const home = await tempDir('gw-home');
-    gateway = await createAppGateway({ home, workspace: await tempDir('gw-ws'), env: {}, demoChunkDelayMs: 0 });
+    const gateway = await gateways.start({ home, workspace: await tempDir('gw-ws'), env: {} });
     const models = await gateway.request('models.list', {});
     expect(models.find((m) => m.ref === 'demo/agent')).toMatchObject({ demo: true, hasKey: true });
     expect((await gateway.request('app.info', {})).defaultModel).toBe('demo/agent');
@@ -177,7 +161,7 @@ describe('sessions', () => {
 
   it('a missing key is a clear run error, not a crash', async () => {
     const home = await tempDir('gw-home');
-    gateway = await createAppGateway({
+    const gateway = await gateways.start({
       home,
       workspace: await tempDir('gw-ws'),
       env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' },

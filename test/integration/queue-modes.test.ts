@@ -2,54 +2,41 @@
  * E3 queue modes, lanes and the runs registry through the gateway, with the real SDKs against the fake servers
  * (which record every request, so the tests read exactly what the model was sent).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent, QueueData } from '../../preload/contract.js';
-import { createAppGateway, type AppGateway } from '../../main/gateway/create.js';
+import type { AppGateway } from '../../main/gateway/create.js';
 import type { EngineHooks } from '../../main/engine/attempt/hooks.js';
 import { SKIPPED_FOR_STEER } from '../../main/engine/attempt/steer.js';
-import { startFakeAnthropic, startFakeOpenAI, trailingToolResults, type FakeProvider, type RecordedRequest } from '../fake/index.js';
-import { tempDir, writeConfig } from '../support/cli.js';
+import { trailingToolResults, type RecordedRequest } from '../fake/index.js';
+import { useGatewayHarness } from '../support/gateway.js';
 
-let anthropic: FakeProvider;
-let openai: FakeProvider;
-let gateway: AppGateway | undefined;
+const gateways = useGatewayHarness({ openai: true });
+const { fakes } = gateways;
 const env = { FAKE_KEY: 'sk-ant-queue-test', FAKE_OAI_KEY: 'sk-oai-queue-test' };
 
-beforeAll(async () => {
-  [anthropic, openai] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
-});
-afterAll(async () => Promise.all([anthropic.close(), openai.close()]));
-afterEach(async () => {
-  await gateway?.close();
-  gateway = undefined;
-  for (const f of [anthropic, openai]) {
-    f.requests.length = 0;
-    f.setDefault({ text: 'Hello from the fake server.' });
-  }
-});
-
 async function open(agent: Record<string, unknown> = {}, hooks?: EngineHooks) {
-  const home = await tempDir('q-home');
-  await writeConfig(home, {
-    providers: {
-      fake: { api: 'anthropic', baseUrl: anthropic.baseUrl, timeoutSeconds: 5, models: [{ id: 'm1' }] },
-      fakeoai: { api: 'openai-chat', baseUrl: openai.baseUrl, timeoutSeconds: 5, models: [{ id: 'g1' }] },
+  const { gw, events, home } = await gateways.open({
+    prefix: 'q',
+    env,
+    ...(hooks ? { hooks } : {}),
+    configJson: {
+      providers: {
+        fake: { api: 'anthropic', baseUrl: fakes.anthropic.baseUrl, timeoutSeconds: 5, models: [{ id: 'm1' }] },
+        fakeoai: { api: 'openai-chat', baseUrl: fakes.openai.baseUrl, timeoutSeconds: 5, models: [{ id: 'g1' }] },
+      },
+      authProfiles: [
+        { id: 'fake:test', provider: 'fake', apiKeyEnv: 'FAKE_KEY' },
+        { id: 'fakeoai:test', provider: 'fakeoai', apiKeyEnv: 'FAKE_OAI_KEY' },
+      ],
+      agent: { model: { primary: 'fake/m1' }, ...agent },
     },
-    authProfiles: [
-      { id: 'fake:test', provider: 'fake', apiKeyEnv: 'FAKE_KEY' },
-      { id: 'fakeoai:test', provider: 'fakeoai', apiKeyEnv: 'FAKE_OAI_KEY' },
-    ],
-    agent: { model: { primary: 'fake/m1' }, ...agent },
   });
-  gateway = await createAppGateway({ home, workspace: await tempDir('q-ws'), env, ...(hooks ? { hooks } : {}) });
-  const events: AgentEvent[] = [];
-  gateway.onEvent((e) => events.push(e));
   const queueEvents = (runId: string) => events.filter((e) => e.runId === runId && e.stream === 'queue').map((e) => e.data as QueueData);
   /** Resolves once the run has started (its lifecycle start event), however slow the machine is. */
   const started = async (runId: string) => {
     while (!events.some((e) => e.runId === runId && e.stream === 'lifecycle')) await new Promise((r) => setTimeout(r, 10));
   };
-  return { gw: gateway, events, queueEvents, started, home };
+  return { gw, events, queueEvents, started, home };
 }
 
 /** The conversation of an Anthropic request as [role, text] pairs (tool results as "result:…"). */
@@ -68,7 +55,7 @@ const wait = (gw: AppGateway, runId: string) => gw.request('agent.wait', { runId
 describe('queue modes', () => {
   it('followup: a message for a busy session runs after it, and its request carries the first turn', async () => {
     const { gw, queueEvents } = await open();
-    anthropic.enqueue(slow('first answer'), { text: 'second answer' });
+    fakes.anthropic.enqueue(slow('first answer'), { text: 'second answer' });
     const a = await gw.request('agent', { message: 'one' });
     const b = await gw.request('agent', { message: 'two', queueMode: 'followup' });
     expect((await wait(gw, b.runId)).status).toBe('ok');
@@ -76,7 +63,7 @@ describe('queue modes', () => {
     expect(queueEvents(b.runId).map((d) => d.phase).filter((p) => p !== 'waiting')).toEqual(['queued', 'started']);
     expect(queueEvents(b.runId)[0]).toEqual({ phase: 'queued', mode: 'followup', position: 1 });
     expect(queueEvents(a.runId)).toEqual([]);
-    expect(conversation(anthropic.requests[1]!)).toEqual([
+    expect(conversation(fakes.anthropic.requests[1]!)).toEqual([
       ['user', 'one'],
       ['assistant', 'first answer'],
       ['user', 'two'],
@@ -85,7 +72,7 @@ describe('queue modes', () => {
 
   it('collect: messages queued while busy become one merged turn; every caller gets its answer', async () => {
     const { gw, queueEvents } = await open({ queueMode: 'collect' });
-    anthropic.enqueue(slow('busy'), { text: 'merged answer' });
+    fakes.anthropic.enqueue(slow('busy'), { text: 'merged answer' });
     const a = await gw.request('agent', { message: 'start' });
     const b = await gw.request('agent', { message: 'two' });
     const c = await gw.request('agent', { message: 'three' });
@@ -94,8 +81,8 @@ describe('queue modes', () => {
     expect(list).toMatchObject([{ runId: b.runId, mode: 'collect', merged: 3, preview: 'two\n\nthree\n\nfour', stage: 'session' }]);
     const results = await Promise.all([b, c, d].map((r) => wait(gw, r.runId)));
     expect(results.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
-    expect(anthropic.requests).toHaveLength(2);
-    expect(conversation(anthropic.requests[1]!).at(-1)).toEqual(['user', 'two\n\nthree\n\nfour']);
+    expect(fakes.anthropic.requests).toHaveLength(2);
+    expect(conversation(fakes.anthropic.requests[1]!).at(-1)).toEqual(['user', 'two\n\nthree\n\nfour']);
     expect(queueEvents(c.runId)).toEqual([{ phase: 'merged', intoRunId: b.runId }]);
     const cResult = await gw.request('agent.result', { runId: c.runId });
     expect(cResult).toMatchObject({ runId: c.runId, status: 'ok', payloads: [{ text: 'merged answer' }] });
@@ -104,21 +91,21 @@ describe('queue modes', () => {
 
   it('collect caps a merged turn at 20 messages; the rest start the next merged turn', async () => {
     const { gw } = await open({ queueMode: 'collect' });
-    anthropic.enqueue(slow('busy'), { text: 'first 20' }, { text: 'the rest' });
+    fakes.anthropic.enqueue(slow('busy'), { text: 'first 20' }, { text: 'the rest' });
     await gw.request('agent', { message: 'start' });
     const accepted = [];
     for (let i = 1; i <= 22; i++) accepted.push(await gw.request('agent', { message: `m${i}` }));
     const results = await Promise.all(accepted.map((a) => wait(gw, a.runId)));
     expect(results.every((r) => r.status === 'ok')).toBe(true);
-    expect(anthropic.requests).toHaveLength(3);
-    const merged = (i: number) => conversation(anthropic.requests[i]!).filter(([r]) => r === 'user').at(-1)![1];
+    expect(fakes.anthropic.requests).toHaveLength(3);
+    const merged = (i: number) => conversation(fakes.anthropic.requests[i]!).filter(([r]) => r === 'user').at(-1)![1];
     expect(merged(1)).toBe(Array.from({ length: 20 }, (_, i) => `m${i + 1}`).join('\n\n'));
     expect(merged(2)).toBe('m21\n\nm22');
   });
 
   it('collect waits for the debounce after the last merged message before it starts', async () => {
     const { gw, events, queueEvents } = await open({ queueMode: 'collect' });
-    anthropic.enqueue({ text: 'quick' }, { text: 'merged' });
+    fakes.anthropic.enqueue({ text: 'quick' }, { text: 'merged' });
     const a = await gw.request('agent', { message: 'start' });
     const b = await gw.request('agent', { message: 'x' });
     await wait(gw, a.runId);
@@ -128,7 +115,7 @@ describe('queue modes', () => {
     const merged = queueEvents(c.runId)[0]?.phase === 'merged';
     const bStart = events.find((e) => e.runId === b.runId && e.stream === 'lifecycle')!.ts;
     expect(bStart - (merged ? c.acceptedAt : b.acceptedAt)).toBeGreaterThanOrEqual(450);
-    expect(conversation(anthropic.requests[1]!).at(-1)).toEqual(['user', merged ? 'x\n\ny' : 'x']);
+    expect(conversation(fakes.anthropic.requests[1]!).at(-1)).toEqual(['user', merged ? 'x\n\ny' : 'x']);
   });
 
   it('steer lands inside a running tool loop: unstarted calls are skipped and the message goes in after the results', async () => {
@@ -146,7 +133,7 @@ describe('queue modes', () => {
         },
       },
     );
-    anthropic.enqueue(
+    fakes.anthropic.enqueue(
       { toolCalls: [{ name: 'list', arguments: {} }, { name: 'read', arguments: { path: 'nothing.txt' } }] },
       { text: 'steered answer' },
     );
@@ -156,11 +143,11 @@ describe('queue modes', () => {
     expect(s).toEqual({ status: 'steered', runId: expect.any(String), intoRunId: a.runId });
     release();
     expect((await wait(gw, a.runId)).status).toBe('ok');
-    expect(anthropic.requests).toHaveLength(2);
-    const convo = conversation(anthropic.requests[1]!);
+    expect(fakes.anthropic.requests).toHaveLength(2);
+    const convo = conversation(fakes.anthropic.requests[1]!);
     expect(convo.at(-1)![0]).toBe('user');
     expect(convo.at(-1)![1]).toMatch(/^result:.* \| result:skipped: a new message arrived \| actually, stop and say hi$/);
-    expect(trailingToolResults(anthropic.requests[1]!)).toContain(SKIPPED_FOR_STEER);
+    expect(trailingToolResults(fakes.anthropic.requests[1]!)).toContain(SKIPPED_FOR_STEER);
     if (s.status !== 'steered') throw new Error('not steered');
     expect(queueEvents(s.runId)).toEqual([{ phase: 'steered', intoRunId: a.runId }]);
     expect(await gw.request('agent.result', { runId: s.runId })).toMatchObject({ status: 'ok', payloads: [{ text: 'steered answer' }] });
@@ -168,21 +155,21 @@ describe('queue modes', () => {
 
   it('steer that the run cannot take (its reply has no tool calls) becomes a followup, never dropped', async () => {
     const { gw, queueEvents, started } = await open({ queueMode: 'steer' });
-    anthropic.enqueue(slow('no tools here'), { text: 'followup answer' });
+    fakes.anthropic.enqueue(slow('no tools here'), { text: 'followup answer' });
     const a = await gw.request('agent', { message: 'one' });
     await started(a.runId);
     const b = await gw.request('agent', { message: 'two' });
     expect((await wait(gw, b.runId)).status).toBe('ok');
     expect(queueEvents(b.runId).map((d) => d.phase).filter((p) => p !== 'waiting')).toEqual(['steered', 'queued', 'started']);
-    expect(anthropic.requests).toHaveLength(2);
-    expect(conversation(anthropic.requests[1]!).at(-1)).toEqual(['user', 'two']);
+    expect(fakes.anthropic.requests).toHaveLength(2);
+    expect(conversation(fakes.anthropic.requests[1]!).at(-1)).toEqual(['user', 'two']);
     expect(await gw.request('agent.result', { runId: b.runId })).toMatchObject({ payloads: [{ text: 'followup answer' }] });
     expect((await wait(gw, a.runId)).status).toBe('ok');
   });
 
   it('interrupt: the running run is aborted, the new message runs next and the model sees the first got no reply', async () => {
     const { gw, started } = await open();
-    anthropic.enqueue({ text: 'never finished', chunkSize: 1, delayMs: 200 }, { text: 'interrupt answer' });
+    fakes.anthropic.enqueue({ text: 'never finished', chunkSize: 1, delayMs: 200 }, { text: 'interrupt answer' });
     const a = await gw.request('agent', { message: 'long task' });
     await started(a.runId);
     await new Promise((r) => setTimeout(r, 100));
@@ -191,7 +178,7 @@ describe('queue modes', () => {
     expect(aWait.status).toBe('error');
     expect(aWait.error).toMatch(/interrupted/);
     expect((await wait(gw, b.runId)).status).toBe('ok');
-    const convo = conversation(anthropic.requests[1]!);
+    const convo = conversation(fakes.anthropic.requests[1]!);
     expect(convo.map(([role]) => role)).toEqual(['user', 'assistant', 'user']);
     expect(convo[0]).toEqual(['user', 'long task']);
     expect(convo[1]![1]).toMatch(/^(never|\(no reply: the run was stopped\))/);
@@ -202,7 +189,7 @@ describe('queue modes', () => {
 describe('queue control', () => {
   it('an aborted queued run never starts and writes nothing; queue.remove does the same', async () => {
     const { gw, queueEvents } = await open();
-    anthropic.enqueue(slow('only run'));
+    fakes.anthropic.enqueue(slow('only run'));
     const a = await gw.request('agent', { message: 'one' });
     const b = await gw.request('agent', { message: 'two' });
     const c = await gw.request('agent', { message: 'three' });
@@ -216,14 +203,14 @@ describe('queue control', () => {
     expect(queueEvents(b.runId).map((d) => d.phase).filter((p) => p !== 'waiting')).toEqual(['queued', 'removed']);
     expect((await wait(gw, a.runId)).status).toBe('ok');
     await new Promise((r) => setTimeout(r, 50));
-    expect(anthropic.requests).toHaveLength(1);
+    expect(fakes.anthropic.requests).toHaveLength(1);
     const history = await gw.request('sessions.history', { sessionKey: 'main' });
     expect(history.map((h) => (h.role === 'user' ? h.text : h.role))).toEqual(['one', 'assistant']);
   });
 
   it('runs.abort stops every run of a session; validation refuses an ambiguous request', async () => {
     const { gw } = await open();
-    anthropic.enqueue(slow('long one'));
+    fakes.anthropic.enqueue(slow('long one'));
     const a = await gw.request('agent', { message: 'one' });
     const b = await gw.request('agent', { message: 'two' });
     await new Promise((r) => setTimeout(r, 100));
@@ -242,12 +229,12 @@ describe('queue control', () => {
     ]);
     expect(y).toEqual(x);
     await wait(gw, x.runId);
-    expect(anthropic.requests).toHaveLength(1);
+    expect(fakes.anthropic.requests).toHaveLength(1);
   });
 
   it('50 concurrent runs never exceed the global bound', async () => {
     const { gw, events } = await open({ maxConcurrent: 4 });
-    anthropic.setDefault({ text: 'ok', chunkSize: 1, delayMs: 5 });
+    fakes.anthropic.setDefault({ text: 'ok', chunkSize: 1, delayMs: 5 });
     const accepted = await Promise.all(Array.from({ length: 50 }, (_, i) => gw.request('agent', { message: `m${i}`, sessionKey: `s${i}` })));
     const results = await Promise.all(accepted.map((a) => wait(gw, a.runId)));
     expect(results.every((r) => r.status === 'ok')).toBe(true);
@@ -263,8 +250,8 @@ describe('queue control', () => {
 });
 
 describe.each([
-  ['anthropic', 'fake/m1', () => anthropic],
-  ['openai', 'fakeoai/g1', () => openai],
+  ['anthropic', 'fake/m1', () => fakes.anthropic],
+  ['openai', 'fakeoai/g1', () => fakes.openai],
 ])('unanswered turns (%s)', (_name, model, fake) => {
   it('after a timeout the next request is not merged with the abandoned prompt: the model sees it got no reply', async () => {
     const { gw } = await open();
