@@ -16,9 +16,8 @@ import { contextBudget, estimateRequestTokens } from '../../main/engine/attempt/
 import { SUMMARY_PREFIX, SUMMARY_SYSTEM_PROMPT } from '../../main/engine/attempt/summary.js';
 import { toolResultCaps } from '../../main/engine/attempt/tool-result-truncation.js';
 import { newRunCompaction } from '../../main/engine/attempt/run-compaction.js';
-import { createRunEmitter } from '../../main/engine/stream/run-emitter.js';
-import { createWorkspaceTools } from '../../main/tools/index.js';
 import { scriptedStream, type ScriptedTurn } from '../support/scripted-stream.js';
+import { attemptParams } from '../support/attempt-params.js';
 
 const model: ModelDef = { provider: 'test', id: 'm', api: 'anthropic', contextWindow: 200_000, maxTokens: 1000, reasoning: false };
 const WINDOW = 20_000;
@@ -64,32 +63,16 @@ function routedStream(turns: ScriptedTurn[], summaries: ScriptedTurn[] = []) {
 }
 
 function setup(turns: ScriptedTurn[], messages: Message[], overrides: Partial<AttemptParams> = {}, summaries: ScriptedTurn[] = []) {
-  const events: AgentEvent[] = [];
-  const persisted: Message[] = [];
   const records: CompactionRecordInput[] = [];
   const stream = routedStream(turns, summaries);
+  const base = attemptParams({ model, workspace, streamFn: stream, messages, now: () => 5 });
   const params: AttemptParams = {
-    runId: 'run-1',
-    sessionKey: 'main',
-    model,
-    apiKey: 'k',
-    streamFn: stream,
-    systemPrompt: 'sys',
-    messages,
-    tools: createWorkspaceTools(),
-    workspace,
-    thinking: 'off',
-    signal: new AbortController().signal,
-    idleTimeoutMs: 1000,
-    emitter: createRunEmitter('run-1', 'main', (e) => events.push(e)),
-    hooks: {},
-    now: () => 5,
-    persist: async (m) => void persisted.push(m),
+    ...base.params,
     persistCompaction: async (r) => void records.push(r),
     windowTokens: WINDOW,
     ...overrides,
   };
-  return { params, events, persisted, records, stream };
+  return { ...base, params, records, stream };
 }
 
 const compactionEvents = (events: AgentEvent[]) => events.filter((e) => e.stream === 'compaction').map((e) => e.data as Record<string, unknown>);

@@ -6,9 +6,8 @@ import type { AgentEvent } from '../../preload/contract.js';
 import type { Message } from '../../main/engine/messages.js';
 import type { ModelDef } from '../../main/providers/types.js';
 import { buildContext, runAttempt, type AttemptParams } from '../../main/engine/attempt/attempt.js';
-import { createRunEmitter } from '../../main/engine/stream/run-emitter.js';
-import { createWorkspaceTools } from '../../main/tools/index.js';
 import { scriptedStream, type ScriptedTurn } from '../support/scripted-stream.js';
+import { attemptParams } from '../support/attempt-params.js';
 
 const model: ModelDef = { provider: 'test', id: 'm', api: 'anthropic', contextWindow: 100_000, maxTokens: 1000, reasoning: true };
 
@@ -19,30 +18,11 @@ beforeEach(async () => {
 });
 
 function setup(turns: ScriptedTurn[], overrides: Partial<AttemptParams> = {}) {
-  const events: AgentEvent[] = [];
-  const persisted: Message[] = [];
   const stream = scriptedStream(turns);
   let clock = 1000;
-  const params: AttemptParams = {
-    runId: 'run-1',
-    sessionKey: 'main',
-    model,
-    apiKey: 'k',
-    streamFn: stream,
-    systemPrompt: 'sys',
-    messages: [{ role: 'user', content: 'hi', timestamp: 1 }],
-    tools: createWorkspaceTools(),
-    workspace,
-    thinking: 'off',
-    signal: new AbortController().signal,
-    idleTimeoutMs: 1000,
-    emitter: createRunEmitter('run-1', 'main', (e) => events.push(e), () => clock),
-    hooks: {},
-    now: () => (clock += 5),
-    persist: async (m) => void persisted.push(m),
-    ...overrides,
-  };
-  return { params, events, persisted, stream };
+  const messages: Message[] = [{ role: 'user', content: 'hi', timestamp: 1 }];
+  const base = attemptParams({ model, workspace, streamFn: stream, messages, now: () => (clock += 5), eventClock: () => clock });
+  return { ...base, params: { ...base.params, ...overrides }, stream };
 }
 
 describe('runAttempt', () => {
