@@ -2,17 +2,19 @@
  * E6: the auth profiles' persisted state (cooldowns, last good, last used, last error, error counts) — one JSON
  * file in the home folder shared by every process using it (the CLI and the app at once).
  *
- * Every change is read-modify-write under a proper-lockfile lock (`<file>.lock`, a crashed holder's lock goes
- * stale after 10 s and is taken over) and lands with an atomic write (temp file + rename), so a reader never sees a
- * half-written file. A corrupt or unreadable file costs one warning and a clean start, never a failed run.
+ * Every change is read-modify-write under the shared file lock (`<file>.lock`, main/sessions/file-lock.ts: a
+ * crashed holder's lock goes stale after 10 s and is taken over by one waiter at a time) and lands with an atomic
+ * write (temp file + rename), so a reader never sees a half-written file. A corrupt or unreadable file costs one warning and a clean start, never a failed run.
  */
 import { readFile, rename, writeFile, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import lockfile from 'proper-lockfile';
+import { acquireFileLock } from '../sessions/file-lock.js';
 import { z } from 'zod';
 import type { ProfileState } from './cooldown.js';
 
 export const AUTH_STATE_FILE = 'auth-state.json';
+/** How long a change waits for the lock before it is applied to this process only (with a warning). */
+const LOCK_WAIT_MS = 20_000;
 
 const reasonSchema = z.enum([
   'rate_limit', 'overloaded', 'billing', 'auth', 'timeout', 'context_overflow', 'format', 'model_not_found',
@@ -88,12 +90,9 @@ export class AuthStateStore {
   }
 
   private async updateLocked(id: string, change: (s: ProfileState | undefined) => ProfileState): Promise<ProfileState> {
-    const release = await lockfile.lock(this.file, {
-      realpath: false,
-      stale: this.staleMs,
-      update: Math.max(1000, Math.floor(this.staleMs / 2)),
-      retries: { retries: 100, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true },
-    });
+    // The shared lock: a killed holder's lock is taken over by one waiter at a time (file-lock.ts). The lock is
+    // held for one read and one write; a wait past LOCK_WAIT_MS becomes the warning above, never a failed run.
+    const release = await acquireFileLock(`${this.file}.lock`, { stale: this.staleMs, pollMs: 20, signal: AbortSignal.timeout(LOCK_WAIT_MS) });
     try {
       const profiles = await this.read();
       const next = change(profiles[id]);
