@@ -7,7 +7,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -45,6 +45,17 @@ const name = '\\0agentdesk-inner-' + process.pid;
 const srv = net.createServer((c) => c.end('inner-ok')).on('error', (e) => console.log('ERR ' + e.code));
 srv.listen(name, () => net.connect(name).on('data', (d) => { console.log(String(d)); srv.close(); }).on('error', (e) => { console.log('ERR ' + e.code); srv.close(); }));
 `;
+// Python gives an abstract address its exact length, as Xorg does (Node pads it to the full sun_path, so it only
+// meets other Node sockets).
+const CONNECT_PY = `
+import errno, socket, sys
+try:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect("\\0" + sys.argv[1])
+    print("CONNECTED")
+except OSError as e:
+    print("ERR", errno.errorcode[e.errno])
+`;
 const PAIRS_PY = `
 import socket
 for name, kind in (("STREAM", socket.SOCK_STREAM), ("DGRAM", socket.SOCK_DGRAM)):
@@ -78,6 +89,7 @@ beforeAll(async () => {
   await writeFile(path.join(ws, 'ipc.js'), IPC_JS);
   await writeFile(path.join(ws, 'inner.js'), INNER_JS);
   await writeFile(path.join(ws, 'pairs.py'), PAIRS_PY);
+  await writeFile(path.join(ws, 'connect.py'), CONNECT_PY);
   unixServer = net.createServer((s) => {
     seen.unix++;
     s.destroy();
@@ -132,6 +144,16 @@ describe.runIf(ready)('exec sandbox with network on: host unix sockets', () => {
     expect(out.content).toBe('ERR EACCES\n\nexit code 0');
     expect(out.details).toMatchObject({ sandbox: 'bwrap' });
     expect(seen.unix - before).toBe(0);
+  });
+
+  // Under `npm test` (xvfb-run) a real X server listens on its abstract socket, as Xorg does on a desktop.
+  const display = /^:(\d+)/.exec(process.env.DISPLAY ?? '')?.[1];
+  const x11 = display !== undefined ? `/tmp/.X11-unix/X${display}` : '';
+  const hasX11 = x11 !== '' && existsSync('/proc/net/unix') && readFileSync('/proc/net/unix', 'utf8').includes(` @${x11}\n`);
+  it.runIf(hasX11 && existsSync(PYTHON))('the real X server: reachable from the sandbox without the filter, refused through exec', async () => {
+    const argv = bwrapArgs({ workspace: ws, hide: [homedir()], network: true }, [PYTHON, 'connect.py', x11]);
+    expect((await run(bwrapPath(), argv, { cwd: ws })).stdout.trim()).toBe('CONNECTED');
+    expect((await exec(`${PYTHON} connect.py ${x11}`)).content).toBe('ERR EACCES\n\nexit code 0');
   });
 
   it('TCP to a 127.0.0.1 server still works', async () => {
