@@ -56,6 +56,26 @@ try:
 except OSError as e:
     print("ERR", errno.errorcode[e.errno])
 `;
+// The filter's other rules, at the kernel: io_uring (its IORING_OP_SOCKET would bypass seccomp), an x32 call,
+// and an i386 call through int 0x80 (where socketcall multiplexes socket) from this 64-bit process.
+const ABI_PY = `
+import ctypes, mmap, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+what = sys.argv[1]
+if what == "io_uring":
+    r = libc.syscall(425, 4, ctypes.create_string_buffer(120))
+    print("io_uring", "fd" if r >= 0 else ctypes.get_errno(), flush=True)
+elif what == "x32":
+    r = libc.syscall(41 | 0x40000000, 2, 1, 0)
+    print("x32", r, ctypes.get_errno(), flush=True)
+elif what == "i386":
+    code = bytes([0xb8, 20, 0, 0, 0, 0xcd, 0x80, 0xc3])  # mov eax, 20 (getpid); int 0x80; ret
+    buf = mmap.mmap(-1, mmap.PAGESIZE, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    buf.write(code)
+    f = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(buf)))
+    print("i386", "pid" if f() > 0 else "failed", flush=True)
+`;
 const PAIRS_PY = `
 import socket
 for name, kind in (("STREAM", socket.SOCK_STREAM), ("DGRAM", socket.SOCK_DGRAM)):
@@ -90,6 +110,7 @@ beforeAll(async () => {
   await writeFile(path.join(ws, 'inner.js'), INNER_JS);
   await writeFile(path.join(ws, 'pairs.py'), PAIRS_PY);
   await writeFile(path.join(ws, 'connect.py'), CONNECT_PY);
+  await writeFile(path.join(ws, 'abi.py'), ABI_PY);
   unixServer = net.createServer((s) => {
     seen.unix++;
     s.destroy();
@@ -170,6 +191,23 @@ describe.runIf(ready)('exec sandbox with network on: host unix sockets', () => {
   it.runIf(existsSync(PYTHON))('stream socketpairs are allowed, datagram ones (re-targetable) refused', async () => {
     expect((await exec(`${PYTHON} pairs.py`)).content).toBe('STREAM ok\nDGRAM 13\n\nexit code 0');
   });
+
+  it.runIf(existsSync(PYTHON) && process.arch === 'x64')(
+    'io_uring is off (ENOSYS); x32 and i386 (int 0x80) calls kill the process — all of which work without the filter',
+    async () => {
+      const probe = `for w in io_uring x32 i386; do ${PYTHON} abi.py $w; echo "rc=$?"; done 2>&1`;
+      const open = bwrapArgs({ workspace: ws, hide: [homedir()], network: true }, ['/bin/bash', '-c', probe]);
+      // Without the filter (here: io_uring fd, x32 ENOSYS as x32 is rarely built in, i386 works). Kernels with
+      // io_uring or ia32 emulation turned off answer differently; the filter's answers below do not depend on it.
+      const before = (await run(bwrapPath(), open, { cwd: ws })).stdout;
+      expect(before).toMatch(/^io_uring (fd|\d+)\nrc=0\nx32 -?\d+ \d+\nrc=0\n/);
+      const i386Works = before.includes('i386 pid\nrc=0');
+      const out = (await exec(probe)).content;
+      expect(out).toMatch(/^io_uring 38\nrc=0\n/);
+      expect(out.match(/rc=\d+/g)).toEqual(['rc=0', 'rc=159', i386Works ? 'rc=159' : expect.any(String)]); // 128 + SIGSYS
+      expect(out).not.toMatch(/^(x32|i386) /m);
+    },
+  );
 
   it('no descriptor of the filter file stays open, here or in the command', async () => {
     const out = await exec('ls -l /proc/self/fd/ /proc/$$/fd/');
