@@ -1,5 +1,6 @@
 /** Strict flag parsing for the CLI contract (SPEC "The headless command line"). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { tryParseModelRef } from '../engine/models.js';
 import type { ThinkingLevel } from '../providers/types.js';
 import { UsageError } from './usage-error.js';
 
@@ -86,7 +87,7 @@ export function parseAgentArgs(args: string[]): AgentArgs {
     }
   }
   const model = v.model as string | undefined;
-  if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model)) {
+  if (model !== undefined && !tryParseModelRef(model)) {
     throw new UsageError(`--model must look like PROVIDER/MODEL (got "${model}")`);
   }
   const session = v.session as string | undefined;

@@ -37,6 +37,7 @@ export const profileSchema = z.strictObject({
 });
 
 export const defaultsSchema = z.strictObject({
+  // tryParseModelRef's rule as a pattern: conf checks settings.json with the JSON Schema made from this one.
   model: z.string().regex(/^[^/\s]+\/\S+$/).optional(),
   thinking: z.enum(THINKING_LEVELS).optional(),
   queueMode: z.enum(QUEUE_MODES).optional(),
