@@ -330,8 +330,8 @@ describe('runConverterStream: same events as the generator runner', () => {
   it('a caller abort mid-stream ends with aborted, like the generator runner', async () => {
     const results: ProviderEvent[][] = [];
     for (const make of [
-      (s: AbortSignal) => runProviderStream(request(s), generatorBody([{ t: 'text', s: 'a' }], 'stall'), { timers: new ManualTimers() }),
-      (s: AbortSignal) => runConverterStream(request(s), converterBody([{ t: 'text', s: 'a' }], 'stall'), { timers: new ManualTimers() }),
+      (s: AbortSignal) => runProviderStream(request(s), generatorBody([{ t: 'text', s: 'a' }], 'stall'), { timers: new ManualTimers(), now: () => 7 }),
+      (s: AbortSignal) => runConverterStream(request(s), converterBody([{ t: 'text', s: 'a' }], 'stall'), { timers: new ManualTimers(), now: () => 7 }),
     ]) {
       const ac = new AbortController();
       const events: ProviderEvent[] = [];
