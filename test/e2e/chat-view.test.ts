@@ -290,17 +290,32 @@ describe('chat view in Chromium', () => {
     const filler = (n: number) => `Turn ${n}. ${'the build needs a cache for the parser and a retry for the network. '.repeat(45)}`;
     const divider = page.getByTestId('compaction-notice').filter({ hasText: '→' });
     try {
-      // the list is virtualised (earlier messages leave the DOM): wait until the last message is this turn's finished reply
-      const lastReplyEnded = (turn: number) =>
-        page.evaluate((t) => {
-          const items = [...document.querySelectorAll('[data-testid="user-message"], [data-testid="assistant-message"]')];
-          const last = items.at(-1);
-          const user = items.findLast((e) => e.getAttribute('data-testid') === 'user-message');
-          return last?.getAttribute('data-testid') === 'assistant-message' && ['done', 'error'].includes(last.getAttribute('data-status')!) && !!user?.textContent?.startsWith(`Turn ${t}.`);
-        }, turn);
+      /** What the page shows at the end of the list (for a failure message). */
+      const tail = () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll('[data-testid="user-message"], [data-testid="assistant-message"]')]
+            .slice(-3)
+            .map((e) => `${e.getAttribute('data-testid')}[${e.getAttribute('data-status') ?? ''}] ${e.textContent?.slice(0, 60)}`)
+            .join(' | '),
+        );
       for (let turn = 0; turn < 6 && (await divider.count()) === 0; turn++) {
-        await send(page, filler(turn));
-        await expect.poll(() => lastReplyEnded(turn), { timeout: 20_000 }).toBe(true);
+        const requestsBefore = fake.requests.length;
+        await page.getByLabel('Message').fill(filler(turn));
+        // Enter is ignored while the previous message is still being accepted (or the link is down): wait for Send.
+        await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 10_000 }).toBe(true);
+        await page.getByLabel('Message').press('Enter');
+        await expect.poll(() => page.getByLabel('Message').inputValue(), { timeout: 10_000, message: `turn ${turn} was not sent` }).toBe('');
+        // Ended: the composer offers Send again (no Stop) and the provider saw this turn. Not read from the list's
+        // last item alone: the list is virtualised, and under load it can lag a moment behind the run.
+        const ended = async () =>
+          (await page.getByRole('button', { name: 'Stop' }).count()) === 0 &&
+          fake.requests.slice(requestsBefore).some((r) => JSON.stringify(r.body).includes(`Turn ${turn}.`));
+        await expect
+          .poll(async () => (await ended()) || `requests ${fake.requests.length - requestsBefore}; list ends: ${await tail()}`, {
+            timeout: 30_000,
+            message: `turn ${turn} did not end`,
+          })
+          .toBe(true);
       }
     } finally {
       fake.setContextWindow(null);
@@ -315,7 +330,7 @@ describe('chat view in Chromium', () => {
     expect(await page.locator('[data-testid="assistant-message"][data-status="error"]').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
-  }, 90_000);
+  }, 150_000);
 
   it('while the server is down the composer waits; after it is back the message is sent exactly once', async () => {
     const { page } = await openPage();

@@ -1,5 +1,5 @@
-import { useLayoutEffect, useRef } from 'react';
-import { Virtuoso } from 'react-virtuoso';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useChat } from '../store/chat-store.js';
 import type { AssistantTurn, Turn } from '../store/types.js';
 import { AssistantMessage } from './AssistantMessage.js';
@@ -42,6 +42,12 @@ function LiveFooter({ context }: { context: ListContext }) {
 }
 const components = { Footer: LiveFooter };
 
+/** The id of the conversation's last message from the person (searched from the end: it is near it). */
+function lastUserTurnId(turns: Turn[]): string | undefined {
+  for (let i = turns.length - 1; i >= 0; i--) if (turns[i]!.kind === 'user') return turns[i]!.id;
+  return undefined;
+}
+
 /** Keeps the same array while the finished turns are the same objects (the list's data must not churn per frame). */
 function useStableSettled(turns: Turn[]): Turn[] {
   const prev = useRef<Turn[]>([]);
@@ -67,6 +73,18 @@ export function MessageList() {
       if (el && atBottom.current) el.scrollTop = el.scrollHeight; // a growing last message stays in view
     },
   }).current;
+  const list = useRef<VirtuosoHandle>(null);
+  // Sending a message brings the end of the conversation back into view and follows the reply again, even when
+  // the list had stopped following (a tall message can outgrow the at-bottom margin before the scroll catches up).
+  const lastUser = useChat((s) => lastUserTurnId(s.turns));
+  const seenUser = useRef(lastUser);
+  useEffect(() => {
+    if (lastUser === seenUser.current) return;
+    seenUser.current = lastUser;
+    atBottom.current = true;
+    list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+    requestAnimationFrame(() => context.follow());
+  }, [lastUser, context]);
 
   if (turns.length === 0) {
     return (
@@ -77,6 +95,7 @@ export function MessageList() {
   }
   return (
     <Virtuoso
+      ref={list}
       key={sessionKey}
       className="messages"
       role="log"
