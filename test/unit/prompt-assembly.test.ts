@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -113,6 +113,13 @@ describe('skills', () => {
     expect(out.content).toBe('My notes body.');
     await expect(catalog.tool().execute({ name: 'nope' }, { workspace: ws, signal: new AbortController().signal })).rejects.toThrow(/No skill named "nope"/);
     expect(await prompt({ skills })).toContain('## Skills');
+  });
+
+  it("the README's example skill (docs/examples/skills) is found when copied into a workspace", async () => {
+    const example = join(import.meta.dirname, '..', '..', 'docs', 'examples', 'skills', 'release-notes', 'SKILL.md');
+    await skill(join(ws, '.agentdesk', 'skills'), 'release-notes', await readFile(example, 'utf8'));
+    const [found] = await SkillCatalog.for({ workspace: ws }).snapshot();
+    expect(found).toMatchObject({ name: 'release-notes', description: expect.stringMatching(/^Write release notes/) });
   });
 
   it('ignores a workspace SKILL.md symlinked out of the workspace', async () => {
