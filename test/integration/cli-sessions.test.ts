@@ -68,17 +68,18 @@ describe('bad input: exit 2, one line naming the problem', () => {
     expect(r.stderr).not.toMatch(/E[A-Z]{3,}:|\n\s+at /);
   });
 
-  // Root ignores folder permissions: run the CLI as "nobody" there (setpriv, util-linux).
+  // Root ignores folder permissions: there the CLI runs as root WITHOUT the capabilities that bypass them
+  // (setpriv, util-linux). Not as "nobody": that user may not be able to read the repository itself (a clone in a
+  // private 0700 folder), and the test would then fail for the wrong reason.
   it('an unwritable --home', async () => {
     const dir = await tempDir('ro');
-    await chmod(dir, 0o777);
     const ro = join(dir, 'ro');
     await mkdir(ro, { mode: 0o555 });
     await chmod(ro, 0o555);
     for (const home of [ro, join(ro, 'sub')]) {
       const args = ['agent', '--model', 'demo/agent', '--workspace', workspace, '--message', 'hi', '--home', home];
       const r = rootUser
-        ? await runCli(args, { wrap: ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] })
+        ? await runCli(args, { wrap: ['setpriv', '--inh-caps=-dac_override,-dac_read_search', '--bounding-set=-dac_override,-dac_read_search', '--'] })
         : await runCli(args);
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/--home \S+ (is not writable|cannot be created): permission denied$/);
