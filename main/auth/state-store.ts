@@ -3,7 +3,7 @@
  * file in the home folder shared by every process using it (the CLI and the app at once).
  *
  * Every change is read-modify-write under the shared file lock (`<file>.lock`, main/sessions/file-lock.ts: a
- * crashed holder's lock goes stale after 10 s and is taken over by one waiter at a time) and lands with an atomic
+ * killed holder's lock is taken over at once, by one waiter at a time) and lands with an atomic
  * write (temp file + rename), so a reader never sees a half-written file. A corrupt or unreadable file costs one warning and a clean start, never a failed run.
  */
 import { readFile, rename, writeFile, unlink } from 'node:fs/promises';
@@ -90,7 +90,7 @@ export class AuthStateStore {
   }
 
   private async updateLocked(id: string, change: (s: ProfileState | undefined) => ProfileState): Promise<ProfileState> {
-    // The shared lock: a killed holder's lock is taken over by one waiter at a time (file-lock.ts). The lock is
+    // The shared lock: a killed holder's lock is taken over at once, by one waiter at a time (file-lock.ts). The lock is
     // held for one read and one write; a wait past LOCK_WAIT_MS becomes the warning above, never a failed run.
     const release = await acquireFileLock(`${this.file}.lock`, { stale: this.staleMs, pollMs: 20, signal: AbortSignal.timeout(LOCK_WAIT_MS) });
     try {

@@ -7,7 +7,7 @@
  *   transcripts present; a missing index with transcripts present is rebuilt too.
  * - An index written by a newer version is never overwritten (IndexVersionError).
  * - Several processes may share one folder (the app and CLI runs): every mutation holds the cross-process lock
- *   `sessions.json.lock` (file-lock.ts, stale-owner recovery), re-reads the file, applies its change to what is on
+ *   `sessions.json.lock` (file-lock.ts: a killed holder's lock is taken over at once), re-reads the file, applies its change to what is on
  *   disk now (so another process's entries are merged, never overwritten by a stale copy) and renames atomically.
  *   Reads take no lock: a rename is atomic, so a reader sees the old or the new index, never a mix.
  */

@@ -2,7 +2,8 @@
  * E3 across processes: session runs are serial for every process sharing the home folder (the app and any number
  * of `agentdesk agent` commands). A run holds `<sessions>/locks/<hash of the session key>.lock` from before it
  * loads the history until its last transcript write, so a second process loads the history only after the first
- * run's turn is complete. A holder that dies stops refreshing its lock and loses it after 10 s (file-lock.ts).
+ * run's turn is complete. The lock names its holder (PID and process start time): a holder that was killed loses
+ * it at once to the next run, on this machine; one that cannot be judged (another host) after 10 s (file-lock.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';

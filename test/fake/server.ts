@@ -109,6 +109,7 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now();
     const raw = await readBody(req);
     const path = (req.url ?? '/').split('?')[0]!;
     const method = req.method ?? 'GET';
@@ -121,7 +122,7 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
       const reply = adapter.plainError(400, 'invalid_request_error', 'There was an error parsing the JSON body of your request.', ids);
       return send(res, reply, common);
     }
-    const rec: RecordedRequest = { path, headers: { ...req.headers }, body };
+    const rec: RecordedRequest = { path, headers: { ...req.headers }, body, at };
     const side = adapter.sideEndpoint(method, path, rec);
     if (side) return send(res, side, common);
     if (!adapter.isModelCall(method, path)) {

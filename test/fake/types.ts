@@ -54,6 +54,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- request bodies are arbitrary JSON read by tests
   body: any;
+  /** When the request reached the server (ms since the epoch). */
+  at?: number;
 }
 
 export type FakeStep = FakeTurn | ((req: RecordedRequest) => FakeTurn);

@@ -1,11 +1,13 @@
 /**
  * Cross-process locks (main/sessions/file-lock.ts) under real processes: 4 `node` processes (on the TypeScript
- * source) take one lock over and over, while this process keeps leaving killed holders' locks behind (a lock
- * directory with an old mtime, planted whenever the lock is free — what a SIGKILLed CLI leaves on the session
- * index). Every waiter then finds a dead lock at about the same moment. Mutual exclusion must hold throughout:
- * no process ever enters while another is inside, and no take-over fails.
+ * source) take one lock over and over, while this process keeps leaving killed holders' locks behind, planted
+ * whenever the lock is free — alternately what a SIGKILLed CLI leaves (a fresh lock file naming a process that no
+ * longer exists: taken over at once) and a stale lock without an owner record (taken over by staleness). Every
+ * waiter then finds a dead lock at about the same moment. Mutual exclusion must hold throughout: no process ever
+ * enters while another is inside, and no take-over fails.
  */
-import { mkdir, mkdtemp, readdir, utimes } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { link, mkdir, mkdtemp, readdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,21 +53,31 @@ describe('file locks across real processes', () => {
     const workers = Array.from({ length: WORKERS }, () =>
       execa('node', ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: join(import.meta.dirname, '../..') }),
     );
-    // Killed holders: whenever the lock is free, a lock directory that stopped being refreshed a minute ago.
+    // Killed holders: whenever the lock is free, either a fresh lock of a dead process (its owner record copied from a
+    // real lock, with the PID of a process that has exited), or a lock directory without a record that stopped being
+    // refreshed a minute ago.
+    const { ownerRecord } = await import('../../main/sessions/lock-owner.js');
+    const deadPid = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+    const deadOwner = join(dir, 'dead-owner');
+    await writeFile(deadOwner, JSON.stringify({ ...ownerRecord('dead', Date.now()), pid: deadPid }));
     let planted = 0;
     let running = true;
     void Promise.allSettled(workers).then(() => (running = false));
     const old = new Date(Date.now() - 60_000);
     while (running) {
       try {
-        await mkdir(lock);
-        await utimes(lock, old, old);
+        if (planted % 2 === 0) await link(deadOwner, lock);
+        else {
+          await mkdir(lock);
+          await utimes(lock, old, old);
+        }
         planted++;
       } catch {
         // held by a worker right now
       }
       await new Promise((r) => setTimeout(r, 3));
     }
+    await unlink(deadOwner);
     const results = (await Promise.all(workers)).map((r) => JSON.parse(r.stdout) as { entered: number; overlaps: number; errors: string[] });
     expect(planted).toBeGreaterThan(10); // the take-over path really ran, many times
     for (const r of results) {
@@ -73,6 +85,6 @@ describe('file locks across real processes', () => {
       expect(r.overlaps).toBe(0);
       expect(r.entered).toBeGreaterThan(0);
     }
-    expect((await readdir(dir)).filter((n) => n.endsWith('.break'))).toEqual([]);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.break') || n.endsWith('.tmp'))).toEqual([]);
   }, 60_000);
 });
