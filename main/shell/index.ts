@@ -2,28 +2,35 @@
  * Electron entry (out/main/index.js): app lifecycle only. The gateway is plain Node; this wires it to one window,
  * with settings in electron-store (the same settings.json, schema and migrations the CLI reads through conf), the
  * native folder dialog and the encrypted key fallback. Changing the folder never rebuilds the gateway: running work
- * continues and new runs use the new folder.
+ * continues and new runs use the new folder. Quitting waits for the gateway to close (lifecycle.ts).
  * AGENTDESK_HOME / AGENTDESK_WORKSPACE override the data folder and the workspace (used by the e2e tests).
  */
 import { app, dialog, type BrowserWindow } from 'electron';
-import ElectronStore from 'electron-store';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { IPC_MENU, type MenuCommand } from '../../preload/contract.js';
 import { createAppGateway, type AppGateway } from '../gateway/create.js';
-import { openSettings, type ConfLike } from '../settings/store.js';
 import { bindIpc, forwardEvents } from './ipc.js';
+import { installLifecycle } from './lifecycle.js';
 import { installMenu } from './menu.js';
 import { devRendererUrl } from './paths.js';
+import { appUserModelId } from './platform.js';
 import { openSafeStorageSecrets, safeStorageSupported } from './safe-storage.js';
+import { openAppSettings } from './settings.js';
 import { createMainWindow, hardenSession, loadApp } from './window.js';
 import { pickFolder } from './workspace.js';
 
-if (process.env.AGENTDESK_HOME) app.setPath('userData', resolve(process.env.AGENTDESK_HOME));
+if (process.env.AGENTDESK_HOME) {
+  // app.setPath throws for a folder that does not exist yet (Electron docs): create it first.
+  const home = resolve(process.env.AGENTDESK_HOME);
+  mkdirSync(home, { recursive: true });
+  app.setPath('userData', home);
+}
 
 let win: BrowserWindow | undefined;
 let gateway: AppGateway | undefined;
 let stopForwarding: (() => void) | undefined;
+let started: Promise<void> = Promise.resolve();
 
 const isDirectory = (path: string | undefined): path is string => {
   try {
@@ -46,10 +53,20 @@ function sendMenu(command: MenuCommand): void {
   if (win && !win.isDestroyed()) win.webContents.send(IPC_MENU, command);
 }
 
+/** Opens the main window on the app's page (at start, and on macOS when the dock icon is clicked with none open). */
+async function openWindow(): Promise<void> {
+  const opened = createMainWindow();
+  win = opened;
+  opened.on('closed', () => {
+    if (win === opened) win = undefined;
+  });
+  await loadApp(opened);
+}
+
 async function start(): Promise<void> {
   hardenSession();
   const userData = app.getPath('userData');
-  const settings = openSettings(userData, (opts) => new ElectronStore(opts as never) as unknown as ConfLike);
+  const settings = openAppSettings(userData);
   const workspace = startupWorkspace(settings.get().workspace);
   gateway = await createAppGateway({
     home: userData,
@@ -63,9 +80,7 @@ async function start(): Promise<void> {
   stopForwarding = forwardEvents(gateway, () => win);
   bindIpc(() => gateway, () => win);
   installMenu(sendMenu, devRendererUrl() !== undefined);
-  win = createMainWindow();
-  win.on('closed', () => (win = undefined));
-  await loadApp(win);
+  await openWindow();
 }
 
 function reportError(err: unknown): void {
@@ -77,26 +92,36 @@ function reportError(err: unknown): void {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  const modelId = appUserModelId(process.platform, app.isPackaged, process.execPath);
+  if (modelId !== undefined) app.setAppUserModelId(modelId);
   app.on('second-instance', () => {
     if (win) {
       if (win.isMinimized()) win.restore();
       win.focus();
+    } else if (gateway) {
+      openWindow().catch(reportError);
     }
   });
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
-  app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => {
-    stopForwarding?.();
-    void gateway?.close();
+  installLifecycle({
+    app,
+    platform: process.platform,
+    hasWindow: () => win !== undefined,
+    openWindow: () => {
+      if (gateway) openWindow().catch(reportError);
+    },
+    close: async () => {
+      await started.catch(() => undefined); // a quit during start-up closes what start-up opened
+      await gateway?.close();
+      stopForwarding?.();
+    },
   });
-  app
-    .whenReady()
-    .then(start)
-    .catch((err: unknown) => {
-      reportError(err);
-      app.exit(1);
-    });
+  started = app.whenReady().then(start);
+  started.catch((err: unknown) => {
+    reportError(err);
+    app.exit(1);
+  });
 }
