@@ -2,7 +2,9 @@
  * Builds the application gateway (E1, E2): config, sessions, tools, lanes and the run registry behind the
  * transport-agnostic request/event surface used by Electron IPC, the WebSocket transport and the CLI.
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { defaultHome } from '../cli/home.js';
 import type { AgentAccepted, AgentEvent, MethodName, Methods } from '../../preload/contract.js';
 import { GatewayError, type GatewayApi } from './types.js';
 import { loadConfig } from '../engine/config/load.js';
@@ -104,7 +106,9 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // One object for the gateway's lifetime: a settings change updates it in place, so every holder (the auth pool,
   // model lists) sees the new values for the NEXT run; running work keeps what it started with.
   const config: AppConfig = applySettings(fileConfig, settings.get());
-  let workspace = await realWorkspace(opts.workspace);
+  // X5: AgentDesk's data folders (this one and the default one) are never a workspace and never visible in one.
+  const dataFolders = [opts.home, defaultHome(env)];
+  let workspace = await realWorkspace(opts.workspace, { home: homedir(), dataFolders });
   const store = new SessionStore(join(opts.home, 'sessions'));
   // E19: one hook runner for the app's own handlers and every enabled plugin (<home>/plugins, off until enabled).
   const hooks = new HookRunner({ timers });
@@ -121,7 +125,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     get network() {
       return config.agent.network;
     },
-    hide: [opts.home],
+    hide: dataFolders,
   };
   const tools = [...createWorkspaceTools({ sandbox, secrets: () => configuredSecrets(config, env, secrets) }), skills.tool()];
   // T3: the approval gate every tool call passes (tool-lifecycle), answered through approvals.respond.
@@ -205,6 +209,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     openSecrets,
     ...(opts.pickFolder ? { pickFolder: opts.pickFolder } : {}),
     encryptedFallbackSupported: opts.openFallbackSecrets !== undefined,
+    dataFolders,
     fetchModels: async (api, baseUrl, provider) => listEndpointModels(api, baseUrl, provider ? await firstKey(provider) : undefined),
   });
   const authKeyMethods = createAuthKeyMethods({

@@ -7,6 +7,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errCode, errText, isInside, locate } from './fs/walk.js';
 import { ToolError } from './types.js';
+import { workspaceRefusal, type WorkspaceCheckOptions } from './workspace-check.js';
 
 export { errCode, isInside };
 
@@ -15,8 +16,8 @@ export interface ResolveOptions {
   allowMissing?: boolean;
 }
 
-/** Validates the workspace folder and returns its real path. */
-export async function realWorkspace(dir: string): Promise<string> {
+/** Validates the workspace folder (workspace-check.ts: never the system or the data folder) and returns its real path. */
+export async function realWorkspace(dir: string, check: WorkspaceCheckOptions = {}): Promise<string> {
   if (typeof dir !== 'string' || dir.trim() === '') throw new ToolError('Workspace folder is not set');
   if (dir.includes('\0')) throw new ToolError(`Workspace folder path contains a NUL byte: ${JSON.stringify(dir)}`);
   const abs = path.resolve(dir);
@@ -30,7 +31,11 @@ export async function realWorkspace(dir: string): Promise<string> {
     throw new ToolError(`Workspace folder cannot be opened: ${abs} (${errText(err)})`);
   }
   if (!info.isDirectory()) throw new ToolError(`Workspace path is not a folder: ${abs}`);
-  return realpath(abs);
+  const real = await realpath(abs);
+  const dataFolders = await Promise.all((check.dataFolders ?? []).map((d) => realpath(d).catch(() => path.resolve(d))));
+  const refusal = workspaceRefusal(real, { ...check, dataFolders });
+  if (refusal) throw new ToolError(`Workspace folder ${real} cannot be used: ${refusal}. Pick the project's own folder.`);
+  return real;
 }
 
 /** How a resolved path is shown to the model and the user: relative to the workspace, '.' for the root. */

@@ -87,6 +87,10 @@ function timeV(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ w
   });
 }
 
+/** One workspace for every bench run (a data folder is never a workspace). */
+let benchWs: Promise<string> | undefined;
+const benchWorkspace = (): Promise<string> => (benchWs ??= mkdtemp(join(tmpdir(), 'agentdesk-bench-ws-')));
+
 async function benchHome(baseUrl: string, agent?: Record<string, unknown>): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), 'agentdesk-bench-'));
   await writeFile(
@@ -130,7 +134,7 @@ async function cliTurn(baseUrl: string): Promise<Row[]> {
   const runs: Record<'bare' | 'bundled' | 'cli', [string, string[]]> = {
     bare: ['node', [join(ROOT, 'test/bench/bare-sdk.mjs'), baseUrl, 'bench']],
     bundled: ['node', [join(bundledDir, 'bare-sdk.js'), baseUrl, 'bench']],
-    cli: ['node', [join(ROOT, 'bin/agentdesk.mjs'), 'agent', '--home', home, '--workspace', home, '--model', 'fake/bench', '--message', 'bench']],
+    cli: ['node', [join(ROOT, 'bin/agentdesk.mjs'), 'agent', '--home', home, '--workspace', await benchWorkspace(), '--model', 'fake/bench', '--message', 'bench']],
   };
   const kinds = ['bare', 'bundled', 'cli'] as const;
   for (const k of kinds) await timeV(...runs[k], env); // warm the file cache
@@ -188,7 +192,7 @@ async function deltasCpu(baseUrl: string): Promise<Row> {
   const home = await benchHome(baseUrl);
   process.env.BENCH_KEY = 'sk-ant-bench';
   async function engineAndGateway(): Promise<{ cpu: number; events: number }> {
-    const gateway = await createAppGateway({ home, workspace: home, env: { BENCH_KEY: 'sk-ant-bench' } });
+    const gateway = await createAppGateway({ home, workspace: await benchWorkspace(), env: { BENCH_KEY: 'sk-ant-bench' } });
     let events = 0;
     const off = gateway.onEvent(() => void events++);
     const t = process.cpuUsage();
@@ -249,7 +253,7 @@ function sessionMessages(n: number): Message[] {
 async function coldRequest(home: string, request: (g: Awaited<ReturnType<typeof createAppGateway>>) => Promise<unknown[]>, expect: number): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const gateway = await createAppGateway({ home, workspace: home, env: {} });
+    const gateway = await createAppGateway({ home, workspace: await benchWorkspace(), env: {} });
     const t = performance.now();
     const out = await request(gateway);
     samples.push(performance.now() - t);
@@ -294,7 +298,7 @@ async function waitAll(gateway: Gateway, runIds: string[]): Promise<void> {
 
 async function lanesRow(baseUrl: string): Promise<Row> {
   const home = await benchHome(baseUrl, { maxConcurrent: MAX_CONCURRENT, queueMode: 'followup' });
-  const gateway = await createAppGateway({ home, workspace: home, env: { BENCH_KEY: 'sk-ant-bench' } });
+  const gateway = await createAppGateway({ home, workspace: await benchWorkspace(), env: { BENCH_KEY: 'sk-ant-bench' } });
   let active = 0;
   let peak = 0;
   const started: string[] = [];
@@ -369,7 +373,7 @@ async function handlesSettle(want: Record<string, number>, ms: number): Promise<
 async function soakRow(baseUrl: string): Promise<Row> {
   const home = await benchHome(baseUrl, {});
   const before = handles();
-  const gateway = await createAppGateway({ home, workspace: home, env: { BENCH_KEY: 'sk-ant-bench', PATH: process.env.PATH ?? '' } });
+  const gateway = await createAppGateway({ home, workspace: await benchWorkspace(), env: { BENCH_KEY: 'sk-ant-bench', PATH: process.env.PATH ?? '' } });
   let toolEnds = 0;
   gateway.onEvent((e) => {
     if (e.stream === 'tool' && (e.data as { phase: string }).phase === 'end') toolEnds++;

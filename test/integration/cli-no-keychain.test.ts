@@ -37,7 +37,7 @@ describe('no keychain module', () => {
 
   it('the demo model still runs', async () => {
     const home = await tempDir('nokc');
-    const r = await runCli(['agent', '--model', 'demo/agent', '--home', home, '--workspace', home, '--message', 'hi'], { nodeArgs: NO_KEYTAR });
+    const r = await runCli(['agent', '--model', 'demo/agent', '--home', home, '--workspace', await tempDir('nokc-ws'), '--message', 'hi'], { nodeArgs: NO_KEYTAR });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('[Demo model]');
   });

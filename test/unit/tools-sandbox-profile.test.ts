@@ -1,29 +1,75 @@
 import { describe, expect, it } from 'vitest';
-import { bwrapArgs } from '../../main/tools/sandbox/bwrap.js';
+import { bwrapArgs, isolationArgs } from '../../main/tools/sandbox/bwrap.js';
+import { parseProcStatus, statusProblem } from '../../main/tools/sandbox/verify.js';
 import { sbplString, seatbeltArgs, seatbeltProfile } from '../../main/tools/sandbox/seatbelt.js';
 
 const plan = { workspace: '/home/ann/proj', hide: ['/home/ann', '/home/ann/.config/AgentDesk'], network: true };
 
 describe('bwrap argv', () => {
-  it('system read-only, private /tmp, new PID namespace, home hidden, workspace bound on top, cwd fixed', () => {
+  const ISOLATION = '--unshare-user --cap-drop ALL --die-with-parent --new-session --unshare-pid --unshare-ipc --unshare-uts';
+  it('own user namespace without capabilities, system read-only, home hidden, workspace bound, then /tmp, /dev and /proc', () => {
     const args = bwrapArgs(plan, ['/bin/bash', '-c', 'ls']);
     expect(args.join(' ')).toBe(
-      '--die-with-parent --new-session --unshare-pid --unshare-ipc --unshare-uts --ro-bind / / --dev /dev --proc /proc ' +
-        '--tmpfs /tmp --tmpfs /home/ann --tmpfs /home/ann/.config/AgentDesk --bind /home/ann/proj /home/ann/proj ' +
-        '--chdir /home/ann/proj --setenv TMPDIR /tmp -- /bin/bash -c ls',
+      `${ISOLATION} --ro-bind / / --tmpfs /home/ann --tmpfs /home/ann/.config/AgentDesk --bind /home/ann/proj /home/ann/proj ` +
+        '--tmpfs /tmp --dev /dev --proc /proc --chdir /home/ann/proj --setenv TMPDIR /tmp -- /bin/bash -c ls',
     );
   });
-  it('--info-fd comes first when asked for (exec learns the sandbox pid from it)', () => {
-    expect(bwrapArgs(plan, ['sh'], 3).slice(0, 3)).toEqual(['--info-fd', '3', '--die-with-parent']);
+  it('started by root: an unprivileged uid and gid inside', () => {
+    expect(bwrapArgs({ ...plan, uid: 1000 }, ['sh']).slice(0, 7)).toEqual(['--unshare-user', '--uid', '1000', '--gid', '1000', '--cap-drop', 'ALL']);
+    expect(isolationArgs({ network: false, uid: 1000 })).toEqual([
+      '--unshare-user', '--uid', '1000', '--gid', '1000', '--cap-drop', 'ALL', '--die-with-parent', '--new-session', '--unshare-pid',
+      '--unshare-ipc', '--unshare-uts', '--unshare-net',
+    ]);
   });
-  it('--seccomp FD follows when exec passes the unix-socket filter (network on)', () => {
-    expect(bwrapArgs(plan, ['sh'], 3, 4).slice(0, 5)).toEqual(['--info-fd', '3', '--seccomp', '4', '--die-with-parent']);
+  it('--info-fd comes first when asked for (exec learns the sandbox pid from it)', () => {
+    expect(bwrapArgs(plan, ['sh'], 3).slice(0, 3)).toEqual(['--info-fd', '3', '--unshare-user']);
+  });
+  it('--seccomp FD follows when exec passes the unix-socket filter', () => {
+    expect(bwrapArgs(plan, ['sh'], 3, 4).slice(0, 5)).toEqual(['--info-fd', '3', '--seccomp', '4', '--unshare-user']);
     expect(bwrapArgs(plan, ['sh'], 3)).not.toContain('--seccomp');
   });
-  it('network off adds --unshare-net; a hidden folder inside the workspace stays hidden', () => {
+  it('network off adds --unshare-net; a hidden folder inside the workspace stays hidden (laid over the bind)', () => {
     const args = bwrapArgs({ workspace: '/w', hide: ['/w/.agentdesk'], network: false }, ['sh']);
     expect(args).toContain('--unshare-net');
-    expect(args.slice(args.indexOf('--bind'))).toEqual(['--bind', '/w', '/w', '--tmpfs', '/w/.agentdesk', '--chdir', '/w', '--setenv', 'TMPDIR', '/tmp', '--', 'sh']);
+    expect(args.slice(args.indexOf('--bind'))).toEqual([
+      '--bind', '/w', '/w', '--tmpfs', '/w/.agentdesk', '--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc',
+      '--chdir', '/w', '--setenv', 'TMPDIR', '/tmp', '--', 'sh',
+    ]);
+  });
+  it('a workspace in /tmp: the private /tmp comes first so the bind lands on it', () => {
+    const args = bwrapArgs({ workspace: '/tmp/p', hide: ['/root', '/tmp/data'], network: true }, ['sh']);
+    expect(args.slice(args.indexOf('--ro-bind'), args.indexOf('--chdir')).join(' ')).toBe(
+      '--ro-bind / / --tmpfs /tmp --tmpfs /root --tmpfs /tmp/data --bind /tmp/p /tmp/p --dev /dev --proc /proc',
+    );
+  });
+  it('protected paths: pinned folders, then read-only entries, then blocked missing ones — all after the workspace', () => {
+    const args = bwrapArgs(
+      { workspace: '/w', hide: [], network: true, pinned: ['/w/.git'], readOnly: ['/w/.git/hooks', '/w/.git/config', '/w/.bashrc', '/elsewhere'], blocked: ['/w/.envrc'] },
+      ['sh'],
+    );
+    expect(args.slice(args.indexOf('--bind'), args.indexOf('--tmpfs')).join(' ')).toBe(
+      '--bind /w /w --bind /w/.git /w/.git --ro-bind /w/.bashrc /w/.bashrc --ro-bind /w/.git/config /w/.git/config ' +
+        '--ro-bind /w/.git/hooks /w/.git/hooks --ro-bind /dev/null /w/.envrc',
+    );
+  });
+});
+
+describe('the sandbox start-up check (/proc/self/status inside)', () => {
+  const status = (caps: Record<string, string>, nnp = '1') =>
+    `Name:\tsh\nCapInh:\t0000000000000000\n${Object.entries(caps).map(([k, v]) => `${k}:\t${v}`).join('\n')}\nNoNewPrivs:\t${nnp}\n`;
+  const ZERO = '0000000000000000';
+  it.each([
+    ['no capability at all', status({ CapPrm: ZERO, CapEff: ZERO, CapBnd: ZERO, CapAmb: ZERO }), undefined],
+    ['bwrap by root without a user namespace', status({ CapPrm: '000001fffeffffff', CapEff: '000001fffeffffff', CapBnd: '000001fffeffffff', CapAmb: ZERO }), /CapEff 000001fffeffffff/],
+    ['permitted but not effective', status({ CapPrm: '0000000000200000', CapEff: ZERO, CapBnd: ZERO, CapAmb: ZERO }), /could regain capabilities \(CapPrm/],
+    ['ambient', status({ CapPrm: ZERO, CapEff: ZERO, CapBnd: ZERO, CapAmb: '0000000000000400' }), /ambient/],
+    ['a bounding set left (setcap programs)', status({ CapPrm: ZERO, CapEff: ZERO, CapBnd: '0000000000000400', CapAmb: ZERO }), /CapBnd 0000000000000400/],
+    ['no_new_privs off', status({ CapPrm: ZERO, CapEff: ZERO, CapBnd: ZERO, CapAmb: ZERO }, '0'), /no_new_privs is off/],
+    ['nothing readable', 'sh: cannot open /proc/self/status\n', /could not read its capabilities/],
+  ])('%s', (_label, text, problem) => {
+    const verdict = statusProblem(parseProcStatus(text));
+    if (problem === undefined) expect(verdict).toBeUndefined();
+    else expect(verdict).toMatch(problem);
   });
 });
 

@@ -3,7 +3,8 @@
  * fallback), `settings.setWorkspace` (a typed path in browser mode, the native dialog in the app) and
  * `providers.fetchModels`. A change applies to the next run; running work is never aborted.
  */
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { Methods, SettingsView } from '../../../preload/contract.js';
@@ -15,6 +16,7 @@ import { keychainFix } from '../../settings/keychain-help.js';
 import { describeFsError } from '../../cli/home-check.js';
 import { modelRef, validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
+import { realWorkspace } from '../../tools/paths.js';
 
 const providerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'provider names may use only letters, digits, ".", "_" and "-"');
 const schemas = {
@@ -54,12 +56,14 @@ export interface SettingsMethodDeps {
   pickFolder?: () => Promise<string | undefined>;
   /** The desktop app's encrypted fallback is available (Electron safeStorage). */
   encryptedFallbackSupported?: boolean;
+  /** AgentDesk's data folders: never accepted as a workspace (X5). */
+  dataFolders?: readonly string[];
   /** Lists an endpoint's models (GET {baseUrl}/models through the provider SDK). */
   fetchModels: (api: (typeof API_KINDS)[number], baseUrl: string, provider?: string) => Promise<string[]>;
 }
 
 /** A folder the agent may work in: absolute, existing, a directory; returned with symlinks resolved. */
-export async function validateWorkspace(path: string): Promise<string> {
+export async function validateWorkspace(path: string, dataFolders: readonly string[] = []): Promise<string> {
   if (!isAbsolute(path)) throw new GatewayError('bad_request', `"${path}" is not an absolute path (e.g. /home/me/project).`);
   let st;
   try {
@@ -68,7 +72,11 @@ export async function validateWorkspace(path: string): Promise<string> {
     throw new GatewayError('bad_request', `${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : describeFsError(err)}.`);
   }
   if (!st.isDirectory()) throw new GatewayError('bad_request', `${path} is a file, not a folder.`);
-  return realpath(path);
+  try {
+    return await realWorkspace(path, { home: homedir(), dataFolders });
+  } catch (err) {
+    throw new GatewayError('bad_request', (err as Error).message);
+  }
 }
 
 export const withRecent = (recent: string[], folder: string): string[] => [folder, ...recent.filter((f) => f !== folder)].slice(0, MAX_RECENT_FOLDERS);
@@ -135,7 +143,7 @@ export function createSettingsMethods(deps: SettingsMethodDeps) {
         if (path === undefined) return view(); // cancelled
       }
       if (path === undefined) throw new GatewayError('bad_request', 'settings.setWorkspace: give a path');
-      const folder = await validateWorkspace(path.trim());
+      const folder = await validateWorkspace(path.trim(), deps.dataFolders);
       deps.settings.update((s) => ({ ...s, workspace: folder, recentWorkspaces: withRecent(s.recentWorkspaces, folder) }));
       deps.reconfigure();
       return view();

@@ -1,56 +1,93 @@
 /**
- * Linux exec sandbox: bubblewrap argv (T2). Chosen over @anthropic-ai/sandbox-runtime 0.0.78 because what we
+ * Linux exec sandbox: bubblewrap argv (T2, X5). Chosen over @anthropic-ai/sandbox-runtime 0.0.78 because what we
  * need maps one-to-one onto bwrap flags, while the runtime adds a proxy-based, deny-by-default network (we want
  * network on unless the person turns it off), needs ripgrep and socat at run time, and is a 0.0.x beta; bwrap is
  * one Debian package and the argv below is the whole policy, unit-tested as text.
  *
+ * - `--unshare-user` + `--cap-drop ALL`, always: bwrap started by uid 0 would otherwise hand the command every
+ *   capability (CapEff 000001fffeffffff), and `umount -l /proc` (the host's /proc under it, every process's
+ *   environ) or `mount -o remount,rw /` would undo the whole policy. Started by root, the command runs as uid/gid
+ *   1000 inside (an unprivileged id; files it creates in the workspace still belong to the person outside).
+ *   sandbox/index.ts checks at first use that a command inside really holds no capability.
  * - the system read-only (`--ro-bind / /`), a fresh /dev and /proc (new PID namespace: /proc shows only the
  *   sandbox, so no parent environ), a private /tmp;
  * - the person's home, the app's data folder and /run/user (keyring, D-Bus sockets) covered by empty tmpfs;
- * - the workspace bound read-write on top (it may live inside home or /tmp), cwd fixed to it;
+ * - the workspace bound read-write, cwd fixed to it. Whatever lies inside the workspace is laid over it AFTER the
+ *   bind (a data folder kept there, protected paths), whatever contains it before; /dev and /proc come last. A
+ *   workspace that contains the system (`/`, the home's ancestors, system folders) is refused before it gets here
+ *   (workspace-check.ts), so the bind can never re-expose the host's /proc or the hidden folders;
+ * - protected paths inside the workspace (protected.ts: git hooks and config, shell rc files, editor tasks…):
+ *   existing ones bound read-only over themselves, missing ones blocked by a read-only /dev/null (bwrap creates an
+ *   empty mount point for it, which exec removes afterwards), folders that hold protected entries (`.git`)
+ *   bound over themselves so they cannot be renamed away and replaced;
  * - `--unshare-pid` + `--die-with-parent`: when bwrap ends (or is killed) every process inside dies, even a
  *   setsid double-forked one; `--new-session` so a command cannot push keystrokes into our terminal;
- * - `--unshare-net` when network is off. With network on the host's network namespace is shared, and with it
- *   every ABSTRACT unix socket on the host (they are scoped by network namespace, not by the file system: the X
- *   server's `@/tmp/.X11-unix/X0`, a D-Bus bus on `unix:abstract=…`), plus path sockets the read-only system
- *   bind leaves reachable (/var/run/docker.sock). So with network on, `--seccomp` installs seccomp.ts's filter:
- *   no unix-domain socket can be created inside (EACCES), io_uring is off, other ABIs are killed. Programs that
- *   need a unix socket of their own inside the sandbox get one with network off.
+ * - `--unshare-net` when network is off; the unix-socket filter (seccomp.ts, `--seccomp FD`) in both modes:
+ *   with network on the host's abstract sockets (X11, D-Bus) share our network namespace, and in both modes path
+ *   sockets under /run or /var/run (docker.sock, the system bus) are visible through the read-only system.
  */
 export interface SandboxPlan {
   workspace: string;
   /** Folders that must not be visible (home, app data…). Missing ones are skipped by the caller. */
   hide: readonly string[];
   network: boolean;
+  /** The command's uid/gid inside (set when bwrap is started by root: an unprivileged id). */
+  uid?: number;
+  /** Inside the workspace: existing entries bound read-only over themselves (protected paths). */
+  readOnly?: readonly string[];
+  /** Inside the workspace: missing protected paths, blocked with a read-only /dev/null. */
+  blocked?: readonly string[];
+  /** Inside the workspace: folders bound over themselves (read-write) so they cannot be renamed or replaced. */
+  pinned?: readonly string[];
 }
 
-/**
- * `infoFd`: bwrap writes {"child-pid": N} there once the sandbox's first process exists (see exec.ts).
- * `seccompFd`: bwrap reads the unix-socket filter (seccomp.ts) from it and installs it on the command.
- */
-export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], infoFd?: number, seccompFd?: number): string[] {
-  const args = [
-    ...(infoFd !== undefined ? ['--info-fd', String(infoFd)] : []),
-    ...(seccompFd !== undefined ? ['--seccomp', String(seccompFd)] : []),
+/** The uid/gid a command runs as inside the sandbox when bwrap is started by root. */
+export const SANDBOX_UID_FOR_ROOT = 1000;
+
+/** Namespaces and privileges: the same for every command and for the start-up check (index.ts). */
+export function isolationArgs(plan: Pick<SandboxPlan, 'network' | 'uid'>): string[] {
+  return [
+    '--unshare-user',
+    ...(plan.uid !== undefined ? ['--uid', String(plan.uid), '--gid', String(plan.uid)] : []),
+    '--cap-drop', 'ALL',
     '--die-with-parent',
     '--new-session',
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
     ...(plan.network ? [] : ['--unshare-net']),
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
   ];
-  // Shallow ones first so a deeper hidden folder is not re-exposed by a later mount.
-  for (const dir of [...new Set(plan.hide)].sort((a, b) => a.length - b.length)) {
-    if (dir === '/' || dir === plan.workspace) continue;
-    args.push('--tmpfs', dir);
-  }
-  args.push('--bind', plan.workspace, plan.workspace);
-  // A hidden folder inside the workspace (the app's data kept there) stays hidden on top of the bind.
-  for (const dir of plan.hide) if (dir.startsWith(`${plan.workspace}/`)) args.push('--tmpfs', dir);
-  args.push('--chdir', plan.workspace, '--setenv', 'TMPDIR', '/tmp', '--', ...argv);
+}
+
+const inside = (root: string, p: string): boolean => root === '/' ? p !== '/' : p.startsWith(`${root}/`);
+const byDepth = (a: string, b: string): number => a.split('/').length - b.split('/').length || a.localeCompare(b);
+
+/**
+ * `infoFd`: bwrap writes {"child-pid": N} there once the sandbox's first process exists (see exec.ts).
+ * `seccompFd`: bwrap reads the unix-socket filter (seccomp.ts) from it and installs it on the command.
+ */
+export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], infoFd?: number, seccompFd?: number): string[] {
+  const ws = plan.workspace;
+  const args = [
+    ...(infoFd !== undefined ? ['--info-fd', String(infoFd)] : []),
+    ...(seccompFd !== undefined ? ['--seccomp', String(seccompFd)] : []),
+    ...isolationArgs(plan),
+    '--ro-bind', '/', '/',
+  ];
+  const hidden = [...new Set(plan.hide)].filter((d) => d !== '/' && d !== ws).sort(byDepth);
+  // Before the workspace: what contains it (or lies beside it). Shallow ones first, so a deeper hidden folder is
+  // not re-exposed by a later mount; /tmp first of all when the workspace lives in it.
+  const tmpHoldsWorkspace = inside('/tmp', ws);
+  if (tmpHoldsWorkspace) args.push('--tmpfs', '/tmp');
+  for (const dir of hidden) if (!inside(ws, dir)) args.push('--tmpfs', dir);
+  args.push('--bind', ws, ws);
+  // After it: what lies inside it — hidden folders, pinned folders, then the protected entries in them.
+  for (const dir of hidden) if (inside(ws, dir)) args.push('--tmpfs', dir);
+  for (const dir of [...new Set(plan.pinned ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--bind', dir, dir);
+  for (const p of [...new Set(plan.readOnly ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--ro-bind', p, p);
+  for (const p of [...new Set(plan.blocked ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--ro-bind', '/dev/null', p);
+  if (!tmpHoldsWorkspace) args.push('--tmpfs', '/tmp');
+  args.push('--dev', '/dev', '--proc', '/proc');
+  args.push('--chdir', ws, '--setenv', 'TMPDIR', '/tmp', '--', ...argv);
   return args;
 }

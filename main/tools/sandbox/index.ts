@@ -1,16 +1,18 @@
 /**
- * Which OS sandbox exec uses (T2): bubblewrap on Linux (when the binary exists and a probe run succeeds —
- * user namespaces may be disabled), `sandbox-exec` on macOS, none elsewhere. With none, exec still runs but
- * every command needs the person's approval and the approval card says it is not sandboxed (policy.ts).
+ * Which OS sandbox exec uses (T2, X5): bubblewrap on Linux when the binary exists and a probe run inside it
+ * reports no capability at all (verify.ts — user namespaces may be disabled, or a bwrap may not drop them),
+ * `sandbox-exec` on macOS, none elsewhere. With none, exec still runs but every command needs the person's
+ * approval and the approval card says it is not sandboxed (policy.ts).
  */
 import { execFile } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { bwrapArgs, type SandboxPlan } from './bwrap.js';
+import { bwrapArgs, isolationArgs, SANDBOX_UID_FOR_ROOT, type SandboxPlan } from './bwrap.js';
 import { encodeFilter, socketFilter } from './seccomp.js';
 import { seatbeltArgs } from './seatbelt.js';
+import { parseProcStatus, statusProblem } from './verify.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt' | 'none';
 
@@ -45,16 +47,25 @@ export function detectSandbox(): Promise<SandboxStatus> {
     if (process.platform !== 'linux') return { kind: 'none', reason: `no OS sandbox on ${process.platform}` };
     const bin = BWRAP.find((p) => existsSync(p));
     if (!bin) return { kind: 'none', reason: 'bubblewrap (bwrap) is not installed' };
-    const ok = await new Promise<string | null>((resolve) => {
-      execFile(bin, ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'],
-        { timeout: 5000 }, (err, _o, stderr) => resolve(err ? (stderr.trim() || err.message) : null));
+    // The probe runs with the same namespaces and privileges as every command and prints what it holds.
+    const probe = [...isolationArgs({ network: true, uid: sandboxUid() }), '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--',
+      '/bin/sh', '-c', 'while IFS= read -r l; do echo "$l"; done < /proc/self/status'];
+    const ran = await new Promise<{ error: string } | { status: string }>((resolve) => {
+      execFile(bin, probe, { timeout: 5000 }, (err, stdout, stderr) => resolve(err ? { error: stderr.trim() || err.message } : { status: stdout }));
     });
-    if (ok !== null) return { kind: 'none', reason: `bubblewrap cannot run here: ${ok.split('\n')[0]}` };
+    if ('error' in ran) return { kind: 'none', reason: `bubblewrap cannot run here: ${ran.error.split('\n')[0]}` };
+    const problem = statusProblem(parseProcStatus(ran.status));
+    if (problem) return { kind: 'none', reason: `bubblewrap does not isolate commands here: ${problem}` };
     return socketFilter(process.arch)
       ? { kind: 'bwrap' }
       : { kind: 'bwrap', gap: `no unix-socket filter for ${process.arch}: with network on, commands can reach the host's abstract unix sockets` };
   })();
   return probed;
+}
+
+/** Started by root, commands run as an unprivileged uid inside (bwrap.ts); otherwise as the person. */
+export function sandboxUid(): number | undefined {
+  return process.getuid?.() === 0 ? SANDBOX_UID_FOR_ROOT : undefined;
 }
 
 export function bwrapPath(): string {
@@ -106,6 +117,7 @@ export function sandboxedArgv(
     workspace,
     hide: [homedir(), ...settings.hide, ...(existsSync('/run/user') ? ['/run/user'] : [])].filter((d) => d && existsSync(d)),
     network: settings.network,
+    uid: sandboxUid(),
   };
   if (kind === 'bwrap') return [bwrapPath(), ...bwrapArgs(plan, argv, BWRAP_INFO_FD, seccompFd)];
   if (kind === 'seatbelt') return [SANDBOX_EXEC, ...seatbeltArgs(plan, argv)];
