@@ -130,10 +130,10 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   const env = { ...scrubEnv(s.env ?? process.env, scrub), ...(sandbox.kind === 'bwrap' ? { TMPDIR: '/tmp' } : {}) };
   // Loaded on first use: most runs never start a command, and execa's load time would land on every CLI start.
   const { execa } = await import('execa');
-  // Network on under bubblewrap: the unix-socket filter on fd 4 (sandbox/seccomp.ts). Failing to write it fails
-  // the command rather than running it without.
+  // Under bubblewrap: the unix-socket filter on fd 4 (sandbox/seccomp.ts), in both network modes. Failing to write
+  // it fails the command rather than running it without.
   const filter = shellPath
-    ? await openSocketFilter(sandbox.kind, s.sandbox).catch((e: unknown) => {
+    ? await openSocketFilter(sandbox.kind).catch((e: unknown) => {
         throw new ToolError(`exec: could not prepare the sandbox's socket filter: ${e instanceof Error ? e.message : String(e)}`);
       })
     : undefined;
@@ -256,7 +256,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   const sandboxNote =
     sandbox.kind === 'none'
       ? { sandbox: 'none', sandboxReason: sandbox.reason }
-      : { sandbox: sandbox.kind, ...(sandbox.gap && s.sandbox.network ? { sandboxGap: sandbox.gap } : {}) };
+      : { sandbox: sandbox.kind, ...(sandbox.gap ? { sandboxGap: sandbox.gap } : {}) };
 
   if (background) {
     const runId = ctx.run?.runId ?? NO_RUN;

@@ -1,14 +1,16 @@
 /**
- * exec's sandbox and host unix sockets (T2), with real bubblewrap and the real kernel. With network on, bwrap
+ * exec's sandbox and host unix sockets (T2, X5), with real bubblewrap and the real kernel. With network on, bwrap
  * shares the host network namespace and with it every ABSTRACT unix socket (X11's @/tmp/.X11-unix/X0, a D-Bus
- * bus on unix:abstract=…). The test process plays such a host service on an abstract name; a sandboxed `node`
- * tries to reach it. Without the seccomp filter it gets through (shown below with the same bwrap argv minus
- * --seccomp — the hole); through exec it is refused with EACCES and the service sees no connection.
+ * bus on unix:abstract=…); in both modes PATH sockets under /run (docker.sock, the system bus) are visible through
+ * the read-only system. The test process plays such host services — on an abstract name, on a path under /run, and
+ * as an abstract DATAGRAM socket (python) — and sandboxed programs try to reach them. Without the seccomp filter
+ * they get through (shown with the same bwrap argv minus --seccomp — the holes); through exec they are refused with
+ * EACCES and the services see nothing, with network on and off. The same checks run as an unprivileged user.
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +20,7 @@ import { createExecTool } from '../../main/tools/exec.js';
 import { bwrapArgs } from '../../main/tools/sandbox/bwrap.js';
 import { bwrapPath, detectSandbox, openSocketFilter, type SandboxSettings } from '../../main/tools/sandbox/index.js';
 import type { ToolContext } from '../../main/tools/types.js';
+import { bundleForNobody, canRunAsNobody, nobodyFolder, nodeAsNobody } from '../support/as-nobody.js';
 
 const run = promisify(execFile);
 const status = await detectSandbox();
@@ -28,7 +31,7 @@ const ready = status.kind === 'bwrap' && !status.gap && existsSync(NODE);
 const CONNECT_JS = `
 const net = require('net');
 const [kind, target] = process.argv.slice(2);
-const s = kind === 'tcp' ? net.connect(Number(target), '127.0.0.1') : net.connect('\\0' + target);
+const s = kind === 'tcp' ? net.connect(Number(target), '127.0.0.1') : kind === 'path' ? net.connect(target) : net.connect('\\0' + target);
 s.on('connect', () => { console.log('CONNECTED'); s.destroy(); });
 s.on('error', (e) => console.log('ERR ' + e.code));
 `;
@@ -38,7 +41,7 @@ const c = require('child_process').spawn(process.execPath, ['-e', 'process.send(
 c.on('message', (m) => console.log('IPC ' + m));
 c.on('error', (e) => console.log('ERR ' + e.code));
 `;
-// A unix socket of the sandbox's own (listen and connect inside): works with network off only.
+// A unix socket of the sandbox's own (listen and connect inside): refused too (no AF_UNIX socket at all).
 const INNER_JS = `
 const net = require('net');
 const name = '\\0agentdesk-inner-' + process.pid;
@@ -78,7 +81,7 @@ elif what == "i386":
 `;
 const PAIRS_PY = `
 import socket
-for name, kind in (("STREAM", socket.SOCK_STREAM), ("DGRAM", socket.SOCK_DGRAM)):
+for name, kind in (("STREAM", socket.SOCK_STREAM), ("SEQPACKET", socket.SOCK_SEQPACKET), ("DGRAM", socket.SOCK_DGRAM), ("RAW", socket.SOCK_RAW), ("RDM", socket.SOCK_RDM)):
     try:
         socket.socketpair(socket.AF_UNIX, kind)
         print(name, "ok")
@@ -86,13 +89,43 @@ for name, kind in (("STREAM", socket.SOCK_STREAM), ("DGRAM", socket.SOCK_DGRAM))
         print(name, e.errno)
 `;
 
+// SOCK_RAW asked of socketpair is silently a datagram pair, which sendto() aims at any host datagram socket.
+const RAW_PAIR_PY = `
+import errno, socket, sys
+try:
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_RAW)
+except OSError as e:
+    print("socketpair", errno.errorcode[e.errno]); sys.exit(0)
+try:
+    a.sendto(b"planted", "\\0" + sys.argv[1]); print("SENT")
+except OSError as e:
+    print("sendto", errno.errorcode[e.errno])
+`;
+// The host's abstract datagram service: prints READY, then one line per datagram it receives.
+const DGRAM_HOST_PY = `
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind("\\0" + sys.argv[1])
+print("READY", flush=True)
+while True:
+    data = s.recv(100)
+    print("GOT", data.decode(), flush=True)
+`;
+
 let ws = '';
 let unixServer: net.Server;
+let pathServer: net.Server;
 let tcpServer: net.Server;
-const seen = { unix: 0, tcp: 0 };
+let dgramHost: ReturnType<typeof spawn> | undefined;
+let dgramGot = '';
+const seen = { unix: 0, tcp: 0, path: 0 };
 const name = `agentdesk-test-${randomBytes(6).toString('hex')}`;
+/** A host service's path socket where they live: under /run (root's; made reachable for everyone). */
+const runSocket = `/run/agentdesk-test-${randomBytes(6).toString('hex')}.sock`;
+const canUseRun = process.getuid?.() === 0 && existsSync('/run');
 const ctx = (): ToolContext => ({ workspace: ws, signal: new AbortController().signal });
 const ON: SandboxSettings = { enabled: true, network: true, hide: [] };
+const OFF: SandboxSettings = { ...ON, network: false };
 const exec = (command: string, sandbox = ON) => createExecTool({ sandbox }).execute({ command }, ctx());
 
 const listen = (server: net.Server, at: string | number): Promise<void> =>
@@ -111,6 +144,7 @@ beforeAll(async () => {
   await writeFile(path.join(ws, 'pairs.py'), PAIRS_PY);
   await writeFile(path.join(ws, 'connect.py'), CONNECT_PY);
   await writeFile(path.join(ws, 'abi.py'), ABI_PY);
+  await writeFile(path.join(ws, 'rawpair.py'), RAW_PAIR_PY);
   unixServer = net.createServer((s) => {
     seen.unix++;
     s.destroy();
@@ -119,13 +153,32 @@ beforeAll(async () => {
     seen.tcp++;
     s.destroy();
   });
+  pathServer = net.createServer((s) => {
+    seen.path++;
+    s.destroy();
+  });
   await listen(unixServer, `\0${name}`);
   await listen(tcpServer, 0);
+  if (canUseRun) {
+    await listen(pathServer, runSocket);
+    await chmod(runSocket, 0o777); // even an unprivileged user's sandbox could connect, were it not for the filter
+  }
+  if (existsSync(PYTHON)) {
+    dgramHost = spawn(PYTHON, ['-c', DGRAM_HOST_PY, `${name}-dgram`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => {
+      dgramHost!.stdout!.on('data', (d: Buffer) => {
+        dgramGot += d.toString();
+        if (dgramGot.includes('READY')) resolve();
+      });
+    });
+  }
 });
 
 afterAll(async () => {
   unixServer?.close();
   tcpServer?.close();
+  pathServer?.close();
+  dgramHost?.kill('SIGKILL');
   if (ws) await rm(path.dirname(ws), { recursive: true, force: true });
 });
 
@@ -144,7 +197,7 @@ describe.runIf(ready)('exec sandbox with network on: host unix sockets', () => {
 
   it('the same argv plus --seccomp (the filter exec writes) refuses it', async () => {
     const before = seen.unix;
-    const filter = (await openSocketFilter('bwrap', ON))!;
+    const filter = (await openSocketFilter('bwrap'))!;
     const argv = bwrapArgs({ workspace: ws, hide: [homedir()], network: true }, [NODE, 'connect.js', 'unix', name], undefined, 3);
     const child = spawn(bwrapPath(), argv, { cwd: ws, stdio: ['ignore', 'pipe', 'inherit', filter.fd] });
     filter.close();
@@ -188,8 +241,19 @@ describe.runIf(ready)('exec sandbox with network on: host unix sockets', () => {
     expect((await exec(`${NODE} ipc.js`)).content).toBe('IPC pong\n\nexit code 0');
   });
 
-  it.runIf(existsSync(PYTHON))('stream socketpairs are allowed, datagram ones (re-targetable) refused', async () => {
-    expect((await exec(`${PYTHON} pairs.py`)).content).toBe('STREAM ok\nDGRAM 13\n\nexit code 0');
+  it.runIf(existsSync(PYTHON))('stream and seqpacket socketpairs are allowed, every other type refused (an allow list)', async () => {
+    expect((await exec(`${PYTHON} pairs.py`)).content).toBe('STREAM ok\nSEQPACKET ok\nDGRAM 13\nRAW 13\nRDM 13\n\nexit code 0');
+  });
+
+  it.runIf(existsSync(PYTHON))('socketpair(AF_UNIX, SOCK_RAW): without the filter a host abstract datagram socket receives; through exec nothing', async () => {
+    const hole = bwrapArgs({ workspace: ws, hide: [homedir()], network: true }, [PYTHON, 'rawpair.py', `${name}-dgram`]);
+    expect((await run(bwrapPath(), hole, { cwd: ws })).stdout.trim()).toBe('SENT');
+    await expect.poll(() => dgramGot).toContain('GOT planted');
+    dgramGot = '';
+    const out = await exec(`${PYTHON} rawpair.py ${name}-dgram`);
+    expect(out.content).toBe('socketpair EACCES\n\nexit code 0');
+    await settle();
+    expect(dgramGot).toBe('');
   });
 
   it.runIf(existsSync(PYTHON) && process.arch === 'x64')(
@@ -223,16 +287,62 @@ describe.runIf(ready)('exec sandbox with network on: host unix sockets', () => {
   });
 });
 
-describe.runIf(ready)('exec sandbox with network off: unchanged', () => {
-  const OFF = { ...ON, network: false };
-  it('needs no filter (its own network namespace): none is written', async () => {
-    expect(await openSocketFilter('bwrap', OFF)).toBeUndefined();
+describe.runIf(ready)('exec sandbox with network off: the same filter', () => {
+  it('is written for both modes', async () => {
+    const filter = await openSocketFilter('bwrap');
+    expect(filter?.fd).toBeGreaterThan(2);
+    filter?.close();
   });
-  it('the host abstract socket is out of reach (another namespace), the sandbox can use unix sockets of its own', async () => {
+  it('the host abstract socket is out of reach (another namespace), and no unix socket can be made inside', async () => {
     const before = seen.unix;
-    const out = await exec(`${NODE} connect.js unix ${name}; ${NODE} inner.js`, OFF);
+    const out = await exec(`${NODE} connect.js unix ${name}; ${NODE} inner.js; ${NODE} ipc.js`, OFF);
     await settle();
-    expect(out.content).toBe('ERR ECONNREFUSED\ninner-ok\n\nexit code 0');
+    expect(out.content).toBe('ERR EACCES\nERR EACCES\nIPC pong\n\nexit code 0');
     expect(seen.unix - before).toBe(0);
   });
+});
+
+describe.runIf(ready && canUseRun)('a host service on a path socket under /run', () => {
+  it.each([[true], [false]])('network %s: reachable from the sandbox without the filter (the hole), refused through exec', async (network) => {
+    const before = seen.path;
+    const hole = bwrapArgs({ workspace: ws, hide: [homedir()], network }, [NODE, 'connect.js', 'path', runSocket]);
+    expect((await run(bwrapPath(), hole, { cwd: ws })).stdout.trim()).toBe('CONNECTED');
+    await expect.poll(() => seen.path - before).toBe(1);
+    const out = await exec(`${NODE} connect.js path ${runSocket}`, network ? ON : OFF);
+    await settle();
+    expect(out.content).toBe('ERR EACCES\n\nexit code 0');
+    expect(seen.path - before).toBe(1);
+  });
+});
+
+describe.runIf(ready && canUseRun && canRunAsNobody && existsSync(PYTHON))('the same, started by an unprivileged user (uid 65534)', () => {
+  let script = '';
+  let dispose: () => Promise<void> = async () => undefined;
+  let nobodyWs: { dir: string; dispose(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    ({ script, dispose } = await bundleForNobody('test/support/nobody-exec-driver.ts'));
+    nobodyWs = await nobodyFolder('sockets-nobody');
+    for (const [file, text] of [['connect.js', CONNECT_JS], ['rawpair.py', RAW_PAIR_PY]] as const) {
+      await writeFile(path.join(nobodyWs.dir, file), text);
+      await chmod(path.join(nobodyWs.dir, file), 0o644);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await dispose();
+    await nobodyWs?.dispose();
+  });
+  it.each([[true], [false]])('network %s: the /run path socket, the host abstract stream and datagram sockets are out of reach', async (network) => {
+    const before = { ...seen };
+    dgramGot = '';
+    const commands = [`${NODE} connect.js path ${runSocket}`, `${NODE} connect.js unix ${name}`, `${PYTHON} rawpair.py ${name}-dgram`];
+    const out = JSON.parse(await nodeAsNobody(script, [JSON.stringify({ workspace: nobodyWs!.dir, network, commands })])) as {
+      status: { kind: string };
+      results: { content: string }[];
+    };
+    await settle();
+    expect(out.status).toEqual({ kind: 'bwrap' });
+    expect(out.results.map((r) => r.content)).toEqual(['ERR EACCES\n\nexit code 0', 'ERR EACCES\n\nexit code 0', 'socketpair EACCES\n\nexit code 0']);
+    expect(seen).toEqual(before);
+    expect(dgramGot).toBe('');
+  }, 60_000);
 });

@@ -58,7 +58,7 @@ export function detectSandbox(): Promise<SandboxStatus> {
     if (problem) return { kind: 'none', reason: `bubblewrap does not isolate commands here: ${problem}` };
     return socketFilter(process.arch)
       ? { kind: 'bwrap' }
-      : { kind: 'bwrap', gap: `no unix-socket filter for ${process.arch}: with network on, commands can reach the host's abstract unix sockets` };
+      : { kind: 'bwrap', gap: `no unix-socket filter for ${process.arch}: commands can reach the host's unix sockets (abstract ones with network on, path sockets under /run in both modes)` };
   })();
   return probed;
 }
@@ -74,18 +74,17 @@ export function bwrapPath(): string {
 
 /** File descriptor on which bubblewrap reports the sandbox's first process (the child's stdio[3]). */
 export const BWRAP_INFO_FD = 3;
-/** File descriptor from which bubblewrap reads the seccomp filter (the child's stdio[4]), network on only. */
+/** File descriptor from which bubblewrap reads the seccomp filter (the child's stdio[4]). */
 export const BWRAP_SECCOMP_FD = 4;
 
 /**
- * The unix-socket filter (seccomp.ts) as a read-only descriptor for bwrap's `--seccomp`, or undefined when it
- * does not apply (network off: the new network namespace already isolates abstract sockets) or this CPU has no
- * table (the status's `gap`). Written to a 0600 file in a private temp folder that is removed at once; the
- * caller passes `fd` to the child and then calls `close()`. A fresh descriptor per command: bwrap reads it to
- * its end, so a shared offset would hand the next command an empty filter.
+ * The unix-socket filter (seccomp.ts) as a read-only descriptor for bwrap's `--seccomp`, in both network modes,
+ * or undefined when this CPU has no table (the status's `gap`). Written to a 0600 file in a private temp folder
+ * that is removed at once; the caller passes `fd` to the child and then calls `close()`. A fresh descriptor per
+ * command: bwrap reads it to its end, so a shared offset would hand the next command an empty filter.
  */
-export async function openSocketFilter(kind: SandboxKind, settings: SandboxSettings): Promise<{ fd: number; close(): void } | undefined> {
-  const program = kind === 'bwrap' && settings.network ? socketFilter(process.arch) : undefined;
+export async function openSocketFilter(kind: SandboxKind): Promise<{ fd: number; close(): void } | undefined> {
+  const program = kind === 'bwrap' ? socketFilter(process.arch) : undefined;
   if (!program) return undefined;
   const dir = await mkdtemp(path.join(tmpdir(), 'agentdesk-seccomp-'));
   try {

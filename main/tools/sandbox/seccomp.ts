@@ -1,24 +1,27 @@
 /**
- * The seccomp filter exec's bubblewrap sandbox installs when network is on (T2), as a classic BPF program
+ * The seccomp filter exec's bubblewrap sandbox installs in both network modes (T2, X5), as a classic BPF program
  * (struct sock_filter: u16 code, u8 jt, u8 jf, u32 k — 8 bytes, little-endian; bwrap reads it from `--seccomp FD`).
  *
  * Why: with network on, bwrap shares the host's network namespace, and Linux scopes ABSTRACT unix sockets by
  * network namespace — so without this a sandboxed command could connect to the X server (`@/tmp/.X11-unix/X0`:
- * screenshots, keystrokes into a terminal), a D-Bus session bus on `unix:abstract=…` (the keyring), and any
- * path socket left visible by the read-only system bind (e.g. /var/run/docker.sock). Hiding folders does not help.
+ * screenshots, keystrokes into a terminal), a D-Bus session bus on `unix:abstract=…` (the keyring). In both modes
+ * PATH sockets the read-only system bind leaves visible are reachable too — /run/docker.sock, the system bus in
+ * /run/dbus, anything under /run or /var/run — network namespaces do not cover them. Hiding folders does not help
+ * (a socket can live anywhere on the disk).
  *
  * What it does, for the native ABI only:
  * - `socket(AF_UNIX, …)` fails with EACCES (the errno socket(2) documents for "creating this socket is not
  *   permitted"), so no new unix-domain socket exists inside the sandbox — none can connect anywhere.
- * - `socketpair(AF_UNIX, SOCK_DGRAM, …)` fails with EACCES too: a datagram socket can be re-targeted with
- *   connect()/sendto() to any datagram socket by name. Stream and seqpacket pairs stay allowed (runtimes use
- *   them for IPC, e.g. Node's 'ipc' channel; a connected stream socket cannot be pointed elsewhere).
+ * - `socketpair(AF_UNIX, …)` is allowed for SOCK_STREAM and SOCK_SEQPACKET only (runtimes use them for IPC, e.g.
+ *   Node's 'ipc' channel and its stdio pipes; a connected stream pair cannot be pointed elsewhere) and fails with
+ *   EACCES for every other type — an allow list, because the kernel silently turns SOCK_RAW (and more) into a
+ *   datagram socket, which `sendto()` can aim at any host datagram socket by name.
  * - `io_uring_setup` fails with ENOSYS (as on a kernel without io_uring; callers fall back): io_uring's
  *   IORING_OP_SOCKET creates sockets without a socket() syscall, so seccomp would not see them.
  * - a syscall from any other ABI kills the process (SIGSYS): a foreign architecture (i386 via int 0x80, whose
  *   socketcall multiplexes socket(); AArch32 on arm64) and, on x86_64, the x32 ABI (nr ≥ 0x40000000) have other
- *   syscall numbers this filter would not check. 32-bit programs therefore cannot run in the sandbox with
- *   network on — the safe choice over keeping a second number table in step.
+ *   syscall numbers this filter would not check. 32-bit programs therefore cannot run in the sandbox — the safe
+ *   choice over keeping a second number table in step.
  * Only x86_64 and aarch64 hosts have a table; elsewhere `socketFilter` returns undefined and the sandbox says so
  * (sandbox/index.ts) — a known gap there.
  */
@@ -50,7 +53,9 @@ export const SECCOMP_RET_ALLOW = 0x7fff0000;
 export const EACCES = 13;
 export const ENOSYS = 38;
 const AF_UNIX = 1;
-const SOCK_DGRAM = 2;
+/** The socketpair types allowed for AF_UNIX (see above); anything else, after masking, is refused. */
+const SOCK_STREAM = 1;
+const SOCK_SEQPACKET = 5;
 /** Low bits of socket's type argument; SOCK_NONBLOCK/SOCK_CLOEXEC live above them. */
 const SOCK_TYPE_MASK = 0xf;
 const X32_SYSCALL_BIT = 0x40000000;
@@ -113,7 +118,8 @@ export function socketFilter(arch: string): SockFilter[] | undefined {
     jeq(AF_UNIX, 'next', 'allow'),
     ld(ARG1),
     and(SOCK_TYPE_MASK),
-    jeq(SOCK_DGRAM, 'eacces', 'allow'),
+    jeq(SOCK_STREAM, 'allow', 'next'),
+    jeq(SOCK_SEQPACKET, 'allow', 'eacces'),
     'socket',
     ld(ARG0),
     jeq(AF_UNIX, 'eacces', 'allow'),
