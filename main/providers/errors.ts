@@ -24,6 +24,11 @@ export class StreamTruncatedError extends Error {
   override readonly name = 'StreamTruncatedError';
 }
 
+/** The provider ended a completion with a failure finish reason (openai-convert.ts `openAIFinishFailure`). */
+export class ProviderFinishError extends Error {
+  override readonly name = 'ProviderFinishError';
+}
+
 export function formatSeconds(ms: number): string {
   const s = ms / 1000;
   return Number.isInteger(s) ? `${s}s` : `${s.toFixed(1)}s`;

@@ -72,14 +72,44 @@ export function toOpenAIParams(req: StreamRequest): StreamingParams {
 export function mapOpenAIFinishReason(reason: string | null | undefined): Exclude<StopReason, 'error' | 'aborted'> {
   switch (reason) {
     case 'length':
+    case 'max_tokens':
+    case 'model_length': // Mistral: the context window ended the output
       return 'length';
     case 'tool_calls':
     case 'function_call':
+    case 'tool_use':
       return 'toolUse';
     default:
-      // stop, content_filter, and anything new.
+      // stop, content_filter (the answer as far as it was let through), and the other servers' names for a stop.
       return 'stop';
   }
+}
+
+/** finish_reason values that end a completed answer. Anything else ends a completion the provider failed. */
+const ANSWER_FINISH = new Set([
+  'stop',
+  'length',
+  'tool_calls',
+  'function_call',
+  'content_filter',
+  'max_tokens',
+  'model_length',
+  'tool_use',
+  'end_turn',
+  'stop_sequence',
+  'end',
+  'eos',
+]);
+
+/**
+ * A completion the provider ended with a failure — finish_reason "error" (OpenRouter, Gemini), "network_error",
+ * "abort" (vLLM), "malformed_response", DeepSeek's "insufficient_system_resource", or anything unknown — is not
+ * an answer: the text for the error the stream ends with (classified, retried and failed over like any provider
+ * error: "error" → server_error, "network_error" → timeout). Undefined for an answer.
+ */
+export function openAIFinishFailure(reason: string | null | undefined): string | undefined {
+  if (reason === null || reason === undefined || ANSWER_FINISH.has(reason)) return undefined;
+  return `Provider finish_reason: ${reason}`;
 }
 
 export interface OpenAIUsageFields {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../main/engine/messages.js';
 import { emptyUsage } from '../../main/engine/messages.js';
-import { mapOpenAIFinishReason, mapOpenAIUsage, toOpenAIMessages, toOpenAIParams } from '../../main/providers/openai-convert.js';
+import { mapOpenAIFinishReason, mapOpenAIUsage, openAIFinishFailure, toOpenAIMessages, toOpenAIParams } from '../../main/providers/openai-convert.js';
+import { ProviderFinishError } from '../../main/providers/errors.js';
+import { classifyError, type FailoverReason } from '../../main/engine/classify.js';
 import type { ModelDef, StreamRequest, ThinkingLevel } from '../../main/providers/types.js';
 
 const model: ModelDef = { provider: 'openai', id: 'gpt-x', api: 'openai-chat', contextWindow: 128_000, maxTokens: 4096, reasoning: true };
@@ -13,8 +15,35 @@ describe('mapOpenAIFinishReason', () => {
     ['tool_calls', 'toolUse'],
     ['function_call', 'toolUse'],
     ['content_filter', 'stop'],
+    ['model_length', 'length'],
     [null, 'stop'],
   ])('%s → %s', (reason, expected) => expect(mapOpenAIFinishReason(reason)).toBe(expected));
+});
+
+describe('openAIFinishFailure (issue 21: a failed completion is not an answer)', () => {
+  it.each<[string | null, string | undefined]>([
+    ['stop', undefined],
+    ['length', undefined],
+    ['tool_calls', undefined],
+    ['content_filter', undefined],
+    ['eos', undefined],
+    [null, undefined],
+    ['error', 'Provider finish_reason: error'],
+    ['network_error', 'Provider finish_reason: network_error'],
+    ['abort', 'Provider finish_reason: abort'],
+    ['insufficient_system_resource', 'Provider finish_reason: insufficient_system_resource'],
+    ['something_new', 'Provider finish_reason: something_new'],
+  ])('%s → %s', (reason, expected) => expect(openAIFinishFailure(reason)).toBe(expected));
+
+  it.each<[string, FailoverReason]>([
+    ['error', 'server_error'],
+    ['network_error', 'timeout'],
+    ['abort', 'timeout'],
+    ['malformed_response', 'timeout'],
+    ['insufficient_system_resource', 'overloaded'],
+  ])('the error of finish_reason %s classifies as %s', (reason, expected) => {
+    expect(classifyError(new ProviderFinishError(openAIFinishFailure(reason)!), 0).reason).toBe(expected);
+  });
 });
 
 describe('mapOpenAIUsage', () => {
