@@ -117,8 +117,9 @@ function anthropicConverter(req: StreamRequest, ctx: StreamContext): StreamConve
 
     finish(out) {
       if (!stopped) throw new StreamTruncatedError('Anthropic stream ended before message_stop');
-      for (const e of b.endOpenToolCalls()) out.push(e);
-      return mapAnthropicStopReason(stopReason);
+      const reason = mapAnthropicStopReason(stopReason);
+      for (const e of b.endOpenToolCalls(reason === 'length')) out.push(e);
+      return reason;
     },
   };
 }

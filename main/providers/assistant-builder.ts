@@ -6,7 +6,7 @@
 import type { AssistantBlock, AssistantMessage, StopReason, Usage } from '../engine/messages.js';
 import { emptyUsage } from '../engine/messages.js';
 import type { ModelDef, ProviderEvent } from './types.js';
-import { parseToolArgs } from './tool-args.js';
+import { cutOffError, parseToolArgs } from './tool-args.js';
 import { TextParts } from '../engine/stream/text-parts.js';
 
 interface OpenToolCall {
@@ -129,8 +129,12 @@ export class AssistantBuilder {
     return { type: 'toolcall_delta', index, delta };
   }
 
-  /** Parses (and if needed repairs) the call's argument JSON. Returns undefined if already ended or unknown. */
-  endToolCall(index: number): ToolEndEvent | undefined {
+  /**
+   * Parses (and if needed repairs) the call's argument JSON. Returns undefined if already ended or unknown.
+   * `atLimit`: the reply reached its output token limit here (finish_reason "length") — arguments that needed any
+   * repair were cut by it, and the call must not run (a `parseError` says so).
+   */
+  endToolCall(index: number, atLimit = false): ToolEndEvent | undefined {
     const t = this.tools.get(index);
     const b = this.blocks[index];
     if (!t || t.ended || !b || b.type !== 'toolCall') return undefined;
@@ -138,15 +142,16 @@ export class AssistantBuilder {
     const parsed = parseToolArgs(t.raw);
     b.arguments = parsed.arguments;
     const ev: ToolEndEvent = { type: 'toolcall_end', index, id: t.id, name: t.name, arguments: parsed.arguments };
-    if (parsed.parseError !== undefined) ev.parseError = parsed.parseError;
+    if (atLimit && (parsed.cutOff || parsed.repaired)) ev.parseError = cutOffError(t.raw, true);
+    else if (parsed.parseError !== undefined) ev.parseError = parsed.parseError;
     return ev;
   }
 
-  /** Ends every tool call still open (a provider that never sent its block-stop event). */
-  endOpenToolCalls(): ToolEndEvent[] {
+  /** Ends every tool call still open (a provider that never sent its block-stop event); `atLimit` as endToolCall. */
+  endOpenToolCalls(atLimit = false): ToolEndEvent[] {
     const out: ToolEndEvent[] = [];
     for (const index of [...this.tools.keys()].sort((a, b) => a - b)) {
-      const ev = this.endToolCall(index);
+      const ev = this.endToolCall(index, atLimit);
       if (ev) out.push(ev);
     }
     return out;

@@ -70,7 +70,8 @@ export class OpenAIChunkAssembler {
 
     if (choice.finish_reason) {
       this.finishReason = choice.finish_reason;
-      out.push(...this.b.endOpenToolCalls());
+      // "length": the output limit cut the reply, maybe inside a call's arguments (that call does not run).
+      out.push(...this.b.endOpenToolCalls(choice.finish_reason === 'length'));
     }
     return out;
   }

@@ -96,8 +96,8 @@ export class ResponsesEventMapper {
       case 'response.incomplete': {
         const r = ev.response;
         if (r.usage) out.push(this.b.setUsage(mapResponsesUsage(r.usage)));
-        out.push(...this.b.endOpenToolCalls());
         this.done = mapResponsesStop(r.status, r.incomplete_details?.reason, this.madeToolCalls);
+        out.push(...this.b.endOpenToolCalls(this.done === 'length'));
         break;
       }
       case 'response.failed':

@@ -56,7 +56,11 @@ export type ProviderEvent =
       id: string;
       name: string;
       arguments: Record<string, unknown>;
-      /** Set when the raw argument JSON could not be parsed or repaired; `arguments` is then `{}`. */
+      /**
+       * Set when the call must not run: its argument JSON could not be parsed, or was cut off (by the output token
+       * limit or a stream that ended early; `arguments` then holds what arrived, for display). One clause that
+       * follows "The call to NAME was not run:".
+       */
       parseError?: string;
       /**
        * Set by a stream layer (engine/stream/wrappers) that found the call malformed (blank or over-long name, a

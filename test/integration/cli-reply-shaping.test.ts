@@ -87,7 +87,7 @@ describe.each([
     expect(end).toMatchObject({ name: 'read', isError: true });
     expect(String(end.result)).toMatch(/not valid JSON/);
     expect(server.requests).toHaveLength(2);
-    expect(r.result.payloads![0]!.text).toMatch(/^Retried after: The arguments for read/);
+    expect(r.result.payloads![0]!.text).toMatch(/^Retried after: The call to read was not run: its/);
   });
 
   it('a tool the model invents gets an error result and the run continues', async () => {

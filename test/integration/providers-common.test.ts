@@ -129,7 +129,7 @@ describe.each(cases)('$name provider against the fake server', (c) => {
     const r = await collect(c.fn(req()));
     const end = r.events.find((e) => e.type === 'toolcall_end') as Extract<ProviderEvent, { type: 'toolcall_end' }>;
     expect(end.arguments).toEqual({});
-    expect(end.parseError).toMatch(/Invalid tool arguments JSON/);
+    expect(end.parseError).toMatch(/^its arguments are not valid JSON/);
     expect(r.terminal).toMatchObject({ type: 'done', stopReason: 'toolUse' });
   });
 

@@ -85,7 +85,7 @@ describe('runAttempt', () => {
       {
         toolCalls: [
           { id: 'a', name: 'nope', arguments: {} },
-          { id: 'b', name: 'read', arguments: {}, parseError: 'Unexpected token }' },
+          { id: 'b', name: 'read', arguments: {}, parseError: 'its arguments are not valid JSON (Unexpected token })' },
           { id: 'c', name: ' Read ', arguments: { path: 'hello.txt' } },
         ],
       },
@@ -97,7 +97,7 @@ describe('runAttempt', () => {
     const results = persisted.filter((m) => m.role === 'toolResult') as Extract<Message, { role: 'toolResult' }>[];
     expect(results.map((r) => [r.toolCallId, r.isError])).toEqual([['a', true], ['b', true], ['c', false]]);
     expect(results[0]!.content).toMatch(/Unknown tool "nope".*read/);
-    expect(results[1]!.content).toMatch(/not valid JSON/);
+    expect(results[1]!.content).toBe('The call to read was not run: its arguments are not valid JSON (Unexpected token }).');
     expect(results[2]!.toolName).toBe('read');
   });
 

@@ -43,11 +43,26 @@ describe('AssistantBuilder', () => {
     b.appendToolArgs(1, '{"path":"sr');
     const end = b.endToolCall(0)!;
     expect(end.arguments).toEqual({});
-    expect(end.parseError).toMatch(/Invalid tool arguments JSON/);
+    expect(end.parseError).toMatch(/^its arguments are not valid JSON/);
     const msg = b.snapshot('error', 'boom');
     expect(msg.content[1]).toEqual({ type: 'toolCall', id: 't2', name: 'list', arguments: { path: 'sr' } });
     expect(msg).toMatchObject({ stopReason: 'error', errorMessage: 'boom' });
     expect(b.endOpenToolCalls().map((e) => e.id)).toEqual(['t2']);
+  });
+
+  it('a call cut by the output token limit does not run, even when its arguments could be completed (issue 21)', () => {
+    const b = new AssistantBuilder(model);
+    b.startToolCall('t1', 'read');
+    b.appendToolArgs(0, '{"path":"done.txt"}');
+    b.startToolCall('t2', 'write');
+    b.appendToolArgs(1, '{"path":"/tmp');
+    b.startToolCall('t3', 'write');
+    b.appendToolArgs(2, '{"path":"a.txt"');
+    const ends = b.endOpenToolCalls(true);
+    expect(ends[0]).not.toHaveProperty('parseError'); // complete before the limit: runs
+    expect(ends[1]!.parseError).toMatch(/^the reply reached the output token limit while its arguments were being written/);
+    expect(ends[1]!.arguments).toEqual({ path: '/tmp' }); // shown as far as it came
+    expect(ends[2]!.parseError).toMatch(/output token limit/); // a slip repair is not trusted at the limit
   });
 
   it('snapshots are copies: later deltas do not change an earlier snapshot', () => {

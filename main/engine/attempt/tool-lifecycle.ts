@@ -20,7 +20,7 @@ export interface ToolRunContext {
   /** Every hook call is isolated and time-boxed by the runner (E19). */
   hooks: HookRunner;
   now: () => number;
-  /** Raw-argument parse failures reported by the provider stream, by tool call id. */
+  /** Calls whose arguments could not be parsed or were cut off (providers/tool-args.ts), by tool call id. */
   parseErrors?: ReadonlyMap<string, string>;
   /** Calls a stream layer found malformed (blank/over-long/unknown name), by id: answered with this error. */
   invalidCalls?: ReadonlyMap<string, string>;
@@ -54,7 +54,7 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
       throw new Error(`Unknown tool "${call.name}". Available tools: ${ctx.tools.map((t) => t.name).join(', ')}.`);
     }
     if (parseError) {
-      throw new Error(`The arguments for ${toolName} were not valid JSON (${parseError}). Call the tool again with valid JSON.`);
+      throw new Error(`The call to ${toolName} was not run: ${parseError}.`);
     }
     if (ctx.signal.aborted) throw new Error('The run was aborted before this tool ran.');
     if (ctx.hooks.has('before_tool_call')) {
