@@ -35,7 +35,9 @@ describe('silent token (inventory §13, §21 item 9)', () => {
     ['  "NO', true],
     ['{"act', true],
     ['{ "action": "NO_R', true],
-    ['No', false],
+    ['No', true], // held one delta: a mixed-case "No_Reply" is silent too (issue 21)
+    ['No_Re', true],
+    ['NO-', false],
     ['NOT', false],
     ['Hello', false],
     ['{"name"', false],

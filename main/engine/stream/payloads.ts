@@ -4,7 +4,7 @@
  * stripped (silent.ts); reasoning is added first when the run is verbose; a failed run adds its error text; a run
  * that delivered nothing visible after a tool failure gets a fallback reply.
  */
-import { isSilentReply, stripSilentToken } from './silent.js';
+import { isSilentReply, stripLeadingSilentToken, stripSilentToken } from './silent.js';
 
 export { isSilentReply, SILENT_REPLY_TOKEN } from './silent.js';
 
@@ -27,7 +27,7 @@ export function buildPayloads(opts: PayloadInput): Payload[] {
   const reasoning = (opts.reasoning ?? []).map((t) => t.trim()).filter(Boolean);
   const payloads: Payload[] = opts.texts
     .filter((t) => t.trim() && !isSilentReply(t))
-    .map((t) => stripSilentToken(t).trim())
+    .map((t) => stripSilentToken(stripLeadingSilentToken(t)).trim())
     .filter(Boolean)
     .map((text) => ({ text }));
   if (opts.errorText) payloads.push({ text: opts.errorText, isError: true });

@@ -1,14 +1,15 @@
 /**
  * The reply gate (E16 on the streaming path): visible assistant text of one model call passes through here before
  * anything is shown. It holds back
- * - the start of a reply while it could still become a silent reply (`NO`, `NO_REP`, `{"action":"NO_`),
+ * - the start of a reply while it could still become a silent reply (`NO`, `No_Rep`, `{"action":"NO_`), and drops
+ *   a token glued to the reply's first word (`NO_REPLYThe…`),
  * - a trailing `NO_…` tail after real text (a trailing token is stripped, the text is delivered),
  * - the start of a reply while it is still a prefix of a text the messaging tool already posted,
  * and at the end decides: silent (nothing is ever shown), a duplicate of a posted message (nothing shown), or the
  * rest of the text.
  */
 import { couldBeMessagingDuplicate, isMessagingDuplicate } from './messaging-dedupe.js';
-import { couldBeSilentReply, isSilentReply, silentTailLength, stripSilentToken } from './silent.js';
+import { couldBeSilentReply, isSilentReply, silentTailLength, stripLeadingSilentToken, stripSilentToken } from './silent.js';
 
 export interface GateEnd {
   /** Text released at the end (the held rest). */
@@ -64,6 +65,8 @@ export class ReplyGate {
     if (this.shownLength === 0 && (couldBeSilentReply(this.held) || couldBeMessagingDuplicate(this.held, this.sentNormalized()))) {
       return '';
     }
+    // The first text shown: a token glued to the reply's first word ("NO_REPLYThe…") is a slip, not the reply.
+    if (this.shownLength === 0) this.held = stripLeadingSilentToken(this.held);
     // Most deltas end in a character no trailing token ends in: nothing to hold, no window to build.
     if (!mayEndSilentTail(delta)) {
       const out = this.held;
@@ -76,15 +79,22 @@ export class ReplyGate {
     return this.show(out);
   }
 
+  private clear(end: GateEnd): GateEnd {
+    this.held = '';
+    return end;
+  }
+
   /** The call ended: the decision and whatever was still held. */
   end(): GateEnd {
-    const held = this.held;
+    let held = this.held;
+    if (this.shownLength === 0 && held.trim() !== '') {
+      if (isSilentReply(held)) return this.clear({ release: '', suppressed: 'silent' });
+      if (isMessagingDuplicate(held, this.sentNormalized())) return this.clear({ release: '', suppressed: 'duplicate' });
+      held = stripLeadingSilentToken(held);
+      this.held = held;
+    }
     const window = this.window();
     this.held = '';
-    if (this.shownLength === 0 && held.trim() !== '') {
-      if (isSilentReply(held)) return { release: '', suppressed: 'silent' };
-      if (isMessagingDuplicate(held, this.sentNormalized())) return { release: '', suppressed: 'duplicate' };
-    }
     const removed = window.length - stripSilentToken(window).length;
     return { release: this.show(held.slice(0, Math.max(0, held.length - removed))) };
   }

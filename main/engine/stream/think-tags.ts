@@ -12,10 +12,14 @@
  * - A tag split across deltas (`<thi` + `nk>`) works: a trailing fragment that may still become a tag
  *   is held back until the next `push`; `flush` releases a held fragment as-is.
  * - Tags inside inline code (`…`) or fenced blocks (``` / ~~~) are literal text. That state is kept
- *   across deltas, including a backtick/tilde run split across deltas. An inline code span also ends
- *   at a newline, so a stray backtick cannot hide tags for the rest of the message. Inside a think block
- *   inline code is NOT tracked (fences still are), so a stray backtick in reasoning
- *   (`<think>a ` b</think>The answer`) cannot swallow `</think>` and the answer.
+ *   across deltas, including a backtick/tilde run split across deltas. An inline code span is code only
+ *   if it closes (before a blank line or the end): a tag inside a span not yet closed is held back until
+ *   that is clear (at most MAX_SPAN_HOLD characters), so a stray backtick (`Start `unclosed <think>…`)
+ *   cannot show reasoning. Inside a think block inline code is NOT tracked (fences still are), so a stray
+ *   backtick in reasoning (`<think>a ` b</think>The answer`) cannot swallow `</think>` and the answer.
+ * - Tags may have blanks after `<` and `/` (`< /think >`) and well-formed attributes; `<final reason="a>b">`
+ *   (a `>` in a quote) or `<final / x>` are not tags. A `<think>` inside a think block does not nest: the
+ *   first `</think>` ends the reasoning, so a literal `<think>` in reasoning cannot swallow the answer.
  * - An orphan `</think>` (no opener): the text before it, back to the message start or the previous
  *   think boundary, was leaked reasoning and moves to `thinking`. A streaming filter cannot take back
  *   text it has already returned: when part of that text was returned by an earlier `push`, the tag is
@@ -27,8 +31,13 @@
  * - An unclosed `<think>` at `flush`: its content stays thinking. Self-closing `<think/>` is removed.
  *
  * Cost is linear in the input: each character is looked at once, plus a bounded rescan of a held
- * fragment (at most MAX_TAG_LENGTH characters).
+ * fragment (a partial tag: at most MAX_TAG_LENGTH characters; a tag in a code span not yet closed: at most
+ * MAX_SPAN_HOLD, rescanned per delta while it is held).
  */
+
+import { BACKTICK, LT, MAX_SPAN_HOLD, NL, SPACE, TILDE, isBlank, isPlain, scanTag, spanVerdict } from './think-tag-scan.js';
+
+export { MAX_SPAN_HOLD, MAX_TAG_LENGTH, isPlain } from './think-tag-scan.js';
 
 export interface ThinkSplit {
   text: string;
@@ -41,94 +50,6 @@ export interface ThinkTagFilter {
   flush(): ThinkSplit;
 }
 
-type TagKind = 'think' | 'final';
-
-const BASE_NAMES: ReadonlyArray<[string, TagKind]> = [
-  ['think', 'think'],
-  ['thinking', 'think'],
-  ['thought', 'think'],
-  ['antthinking', 'think'],
-  ['final', 'final'],
-];
-const PREFIXES = ['', 'antml:', 'mm:'];
-
-const TAG_NAMES = new Map<string, TagKind>();
-const NAME_PREFIXES = new Set<string>();
-for (const prefix of PREFIXES) {
-  for (const [base, kind] of BASE_NAMES) {
-    const name = prefix + base;
-    TAG_NAMES.set(name, kind);
-    for (let i = 1; i <= name.length; i++) NAME_PREFIXES.add(name.slice(0, i));
-  }
-}
-const MAX_NAME_LENGTH = Math.max(...[...TAG_NAMES.keys()].map((n) => n.length));
-/** Longest tag (with attributes) we wait for; anything longer is literal text. */
-export const MAX_TAG_LENGTH = 256;
-
-const LT = 60; // <
-const GT = 62; // >
-const SLASH = 47;
-const NL = 10;
-const CR = 13;
-const SPACE = 32;
-const TAB = 9;
-const BACKTICK = 96;
-const TILDE = 126;
-
-type TagScan =
-  | { status: 'match'; end: number; kind: TagKind; close: boolean; selfClosing: boolean }
-  | { status: 'partial' }
-  | { status: 'none' };
-
-const isNameChar = (c: number): boolean =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 58; /* a-z A-Z : */
-
-const isBlank = (c: number): boolean => c === SPACE || c === TAB || c === CR || c === NL;
-
-/** No character that can start a tag, a code span or fence, or a new line. */
-export function isPlain(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === LT || c === BACKTICK || c === TILDE || c === NL) return false;
-  }
-  return true;
-}
-
-/** Recognises one of our tags starting at `s[i] === '<'`. Bounded: looks at most MAX_TAG_LENGTH chars. */
-function scanTag(s: string, i: number): TagScan {
-  const n = s.length;
-  let j = i + 1;
-  if (j >= n) return { status: 'partial' };
-  const close = s.charCodeAt(j) === SLASH;
-  if (close) j++;
-  const nameStart = j;
-  while (j < n && isNameChar(s.charCodeAt(j)) && j - nameStart <= MAX_NAME_LENGTH) j++;
-  const name = s.slice(nameStart, j).toLowerCase();
-  if (j >= n) return NAME_PREFIXES.has(name) || name === '' ? { status: 'partial' } : { status: 'none' };
-  const kind = TAG_NAMES.get(name);
-  if (kind === undefined) return { status: 'none' };
-  const c = s.charCodeAt(j);
-  if (c === GT) return { status: 'match', end: j + 1, kind, close, selfClosing: false };
-  if (c === SLASH) {
-    if (j + 1 >= n) return { status: 'partial' };
-    return s.charCodeAt(j + 1) === GT
-      ? { status: 'match', end: j + 2, kind, close, selfClosing: true }
-      : { status: 'none' };
-  }
-  if (c !== SPACE && c !== TAB) return { status: 'none' };
-  // Attributes: up to '>' on the same line, never across another '<'.
-  for (let k = j + 1; k < n; k++) {
-    if (k - i >= MAX_TAG_LENGTH) return { status: 'none' };
-    const a = s.charCodeAt(k);
-    if (a === GT) {
-      const selfClosing = s.charCodeAt(k - 1) === SLASH;
-      return { status: 'match', end: k + 1, kind, close, selfClosing };
-    }
-    if (a === LT || a === NL) return { status: 'none' };
-  }
-  return n - i >= MAX_TAG_LENGTH ? { status: 'none' } : { status: 'partial' };
-}
-
 interface CoreFilter extends ThinkTagFilter {
   /** True once an opening or closing think tag was recognised since the last flush. */
   sawThinkTag(): boolean;
@@ -138,6 +59,10 @@ function createCoreFilter(): CoreFilter {
   // Routing state.
   let thinking = false;
   let held = '';
+  /** Text from a tag inside an open inline code span that may never close, held until it is clear (spanVerdict). */
+  let spanHold: string | null = null;
+  /** The open span was seen to close: tags in it are literal, no need to hold them. */
+  let spanCloses = false;
   // Markdown code state.
   let fence: { ch: number; len: number } | null = null;
   let fenceCloseCandidate = false;
@@ -158,6 +83,8 @@ function createCoreFilter(): CoreFilter {
   const reset = (): void => {
     thinking = false;
     held = '';
+    spanHold = null;
+    spanCloses = false;
     fence = null;
     fenceCloseCandidate = false;
     inlineLen = 0;
@@ -178,7 +105,10 @@ function createCoreFilter(): CoreFilter {
     if (fence) {
       if (runAtLineStart && runCh === fence.ch && runLen >= fence.len) fenceCloseCandidate = true;
     } else if (inlineLen > 0) {
-      if (runCh === BACKTICK && runLen === inlineLen) inlineLen = 0;
+      if (runCh === BACKTICK && runLen === inlineLen) {
+        inlineLen = 0;
+        spanCloses = false;
+      }
     } else if (runAtLineStart && runLen >= 3) {
       fence = { ch: runCh, len: runLen };
     } else if (runCh === BACKTICK && !thinking) {
@@ -191,9 +121,32 @@ function createCoreFilter(): CoreFilter {
   const run = (input: string): ThinkSplit => {
     // Fast path (most deltas of a reply): in the middle of a visible line with nothing pending, a chunk without
     // `<`, a backtick, `~` or a newline changes no state and is all text — what the loop below would find.
-    if (held === '' && !thinking && runLen === 0 && !fenceCloseCandidate && !skipWs && visibleStarted && !lineStart && isPlain(input)) {
+    if (
+      held === '' &&
+      spanHold === null &&
+      !thinking &&
+      runLen === 0 &&
+      !fenceCloseCandidate &&
+      !skipWs &&
+      visibleStarted &&
+      !lineStart &&
+      isPlain(input)
+    ) {
       if (input !== '') segEmittedBefore = true;
       return { text: input, thinking: '' };
+    }
+    if (spanHold !== null) {
+      // A tag in an open inline code span: wait until the span closes (the tag is code) or cannot (it is real).
+      const pending = spanHold + input;
+      const verdict = spanVerdict(pending, inlineLen);
+      if (verdict === 'open' && pending.length <= MAX_SPAN_HOLD) {
+        spanHold = pending;
+        return { text: '', thinking: '' };
+      }
+      spanHold = null;
+      if (verdict === 'closes') spanCloses = true;
+      else inlineLen = 0; // the opening backtick was a literal one
+      input = pending;
     }
     const s = held + input;
     held = '';
@@ -250,7 +203,8 @@ function createCoreFilter(): CoreFilter {
           fence = null;
           fenceCloseCandidate = false;
         }
-        inlineLen = 0;
+        // An inline code span may run over lines, not over a paragraph break (a blank line).
+        if (lineStart) inlineLen = 0;
         lineStart = true;
         indent = 0;
         i++;
@@ -270,6 +224,22 @@ function createCoreFilter(): CoreFilter {
         i++;
         continue;
       }
+      if (c === LT && fence === null && inlineLen > 0 && !spanCloses) {
+        // A tag inside a span that may not be one (`Start \`unclosed <think>…`): is the span ever closed?
+        const tag = scanTag(s, i);
+        if (tag.status !== 'none') {
+          const verdict = spanVerdict(s.slice(i), inlineLen);
+          if (verdict === 'open' && n - i <= MAX_SPAN_HOLD) {
+            emit(s.slice(from, i));
+            spanHold = s.slice(i);
+            from = n;
+            break;
+          }
+          if (verdict === 'closes') spanCloses = true;
+          else inlineLen = 0;
+          continue; // look at this '<' again with the span decided
+        }
+      }
       if (c === LT && fence === null && inlineLen === 0) {
         const tag = scanTag(s, i);
         if (tag.status === 'partial') {
@@ -283,9 +253,13 @@ function createCoreFilter(): CoreFilter {
           if (tag.selfClosing) {
             // `<think/>`, `<final/>`: removed, no state change.
           } else if (tag.kind === 'think' && !tag.close) {
-            thinking = true;
             thinkTagsSeen++;
-            newSegment();
+            // A `<think>` inside a think block is not nested: the first `</think>` ends reasoning, so a literal
+            // `<think>` in reasoning can never swallow the answer.
+            if (!thinking) {
+              thinking = true;
+              newSegment();
+            }
           } else if (tag.kind === 'think') {
             thinkTagsSeen++;
             if (!thinking && !segEmittedBefore) {
@@ -321,13 +295,23 @@ function createCoreFilter(): CoreFilter {
     sawThinkTag: () => thinkTagsSeen > 0,
     push: (chunk) => run(chunk),
     flush: () => {
+      // A span still open at the end never closed: its opening backtick was literal, the held tags are real.
+      const out = { text: '', thinking: '' };
+      while (spanHold !== null) {
+        const pending = spanHold;
+        spanHold = null;
+        if (spanVerdict(pending, inlineLen, true) === 'closes') spanCloses = true;
+        else inlineLen = 0; // never closed: the opening backtick was a literal one
+        const r = run(pending); // may hold a shorter tail again (a new span opened in it)
+        out.text += r.text;
+        out.thinking += r.thinking;
+      }
       // A held fragment never became a tag: release it as-is to the current stream.
       const fragment = held;
       held = '';
-      const out = { text: '', thinking: '' };
       if (fragment !== '') {
-        if (thinking) out.thinking = fragment;
-        else out.text = fragment;
+        if (thinking) out.thinking += fragment;
+        else out.text += fragment;
       }
       reset();
       return out;
