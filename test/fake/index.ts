@@ -7,7 +7,7 @@ import { openaiAdapter } from './openai.js';
 import { startFake } from './server.js';
 import type { FakeProvider } from './types.js';
 
-export type { FakeFault, FakeProvider, FakeStep, FakeToolCall, FakeTurn, RecordedRequest } from './types.js';
+export type { FakeFault, FakeProvider, FakeStep, FakeToolCall, FakeTurn, OverflowStyle, RecordedRequest } from './types.js';
 export { isSummaryRequest, lastUserText, systemText, toolLoopScenario, trailingToolResults } from './scenario.js';
 
 /** `port` defaults to 0 (any free port); the launcher (serve.ts) passes --port. */

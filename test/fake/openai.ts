@@ -72,7 +72,7 @@ function streamFrames(turn: FakeTurn, req: RecordedRequest, ids: TurnIds): strin
       for (const piece of chunkText(raw, size)) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
     }
   });
-  chunk({}, FINISH[stopOf(turn)]);
+  chunk({}, turn.finishReason ?? FINISH[stopOf(turn)]);
   if (includeUsage) f.push(sseFrame(null, { ...base, choices: [], usage: usageOf(turn, req) }));
   f.push(sseFrame(null, '[DONE]'));
   return f;
@@ -99,7 +99,7 @@ function jsonBody(turn: FakeTurn, req: RecordedRequest, ids: TurnIds): unknown {
     created: CREATED,
     model: modelOf(req, 'gpt-fake'),
     system_fingerprint: 'fp_fake',
-    choices: [{ index: 0, message, logprobs: null, finish_reason: FINISH[stopOf(turn)] }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: turn.finishReason ?? FINISH[stopOf(turn)] }],
     usage: usageOf(turn, req),
   };
 }

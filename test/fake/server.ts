@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { isOpen, sleep, writeFlushed } from './sse.js';
 import { isSummaryRequest, lastUserText } from './scenario.js';
 import { promptTokens } from './turn.js';
-import type { ApiAdapter, FakeFault, FakeProvider, FakeStep, FakeTurn, HttpFault, HttpReply, RecordedRequest, TurnIds } from './types.js';
+import type { ApiAdapter, FakeFault, FakeProvider, FakeStep, FakeTurn, HttpFault, HttpReply, OverflowStyle, RecordedRequest, TurnIds } from './types.js';
 
 const HTTP_FAULTS = new Set<FakeFault['kind']>([
   'http',
@@ -51,6 +51,7 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
   let fallback: FakeStep = DEFAULT_TURN;
   let summaryStep: FakeStep = defaultSummary;
   let contextWindow: number | null = null;
+  let overflowStyle: OverflowStyle = 'native';
   const promptSizes: number[] = [];
   let seq = 0;
 
@@ -133,8 +134,16 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
     const size = promptTokens(rec);
     promptSizes.push(size);
     if (contextWindow !== null && size > contextWindow) {
-      const reply = adapter.overflowReply?.(size, contextWindow, ids) ??
-        adapter.plainError(400, 'invalid_request_error', `prompt is too long: ${size} tokens > ${contextWindow} maximum`, ids);
+      const reply =
+        overflowStyle === 'kimi'
+          ? adapter.plainError(
+              400,
+              'invalid_request_error',
+              `Invalid request: Your request exceeded model token limit: ${contextWindow} (requested: ${size})`,
+              ids,
+            )
+          : (adapter.overflowReply?.(size, contextWindow, ids) ??
+            adapter.plainError(400, 'invalid_request_error', `prompt is too long: ${size} tokens > ${contextWindow} maximum`, ids));
       return send(res, reply, common);
     }
     const step = isSummaryRequest(rec) ? summaryStep : queue.length > 0 ? queue.shift()! : fallback;
@@ -168,7 +177,10 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
     requests,
     enqueue: (...steps) => void queue.push(...steps),
     setDefault: (step) => void (fallback = step),
-    setContextWindow: (tokens) => void (contextWindow = tokens),
+    setContextWindow: (tokens, style = 'native') => {
+      contextWindow = tokens;
+      overflowStyle = style;
+    },
     promptSizes,
     setSummary: (step) => void (summaryStep = step),
     close: () =>

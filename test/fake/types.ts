@@ -42,6 +42,11 @@ export interface FakeTurn {
   toolCalls?: FakeToolCall[];
   /** default: toolUse if toolCalls else stop; mapped to the API's names */
   stopReason?: 'stop' | 'toolUse' | 'length';
+  /**
+   * OpenAI Chat only: the raw `finish_reason` sent instead of stopReason's, e.g. "error" or "network_error" (a
+   * completion an OpenAI-compatible server ended with a failure: OpenRouter, Gemini, vLLM).
+   */
+  finishReason?: string;
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
   chunkSize?: number;
   /** delay between SSE events (default 0) */
@@ -60,6 +65,12 @@ export interface RecordedRequest {
 
 export type FakeStep = FakeTurn | ((req: RecordedRequest) => FakeTurn);
 
+/**
+ * The overflow 400 of a context window: the API's own (default), or an OpenAI-compatible server's wording —
+ * 'kimi': Moonshot's `Invalid request: Your request exceeded model token limit: N (requested: M)`.
+ */
+export type OverflowStyle = 'native' | 'kimi';
+
 export interface FakeProvider {
   api: 'anthropic' | 'openai';
   /** anthropic: http://127.0.0.1:PORT (SDK adds /v1/messages); openai: http://127.0.0.1:PORT/v1 */
@@ -73,7 +84,7 @@ export interface FakeProvider {
    * A context window in tokens (prompt size = chars/4 of system + messages + tools, as reported in usage): a model
    * call over it gets the API's real overflow 400 with the actual numbers; null turns the check off (default).
    */
-  setContextWindow(tokens: number | null): void;
+  setContextWindow(tokens: number | null, style?: OverflowStyle): void;
   /** Prompt sizes (tokens, same count as the window check) of every model call, in order. */
   promptSizes: number[];
   /**
