@@ -1,6 +1,30 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import { contentSecurityPolicy } from './main/shell/csp';
+
+const CHARSET_META = '<meta charset="UTF-8" />';
+
+/**
+ * The built page carries its Content-Security-Policy in a <meta> right after the charset, before any script or
+ * stylesheet (a meta policy governs what comes after it). Only in the build: the dev server's page needs its inline
+ * React-refresh preamble, and gets the dev policy as a header (main/shell/window.ts).
+ */
+export function cspMetaPlugin(): Plugin {
+  return {
+    name: 'agentdesk-csp-meta',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        if (!html.includes(CHARSET_META)) throw new Error(`renderer/index.html: ${CHARSET_META} not found (the CSP <meta> goes after it)`);
+        const meta = `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy({ meta: true })}" />`;
+        return html.replace(CHARSET_META, `${CHARSET_META}\n    ${meta}`);
+      },
+    },
+  };
+}
 
 // Folders live at the repo root (not src/), so every entry is named explicitly.
 export default defineConfig({
@@ -38,7 +62,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'renderer',
-    plugins: [react()],
+    plugins: [react(), cspMetaPlugin()],
     build: {
       outDir: resolve('out/renderer'),
       minify: true, // electron-vite leaves bundles unminified; the UI parses ~3× less script at start

@@ -1,13 +1,20 @@
 /**
  * The Content-Security-Policy of the AgentDesk UI — one definition for the Electron window and the web transport,
- * delivered as a response header by both. Pure (no 'electron' import) so the plain-Node web entry can share it.
- * No remote content of any kind: scripts, styles, fonts and images come from the app itself.
+ * delivered as a response header by both, and as a <meta> in the built index.html (electron.vite.config.ts): for a
+ * file: page the meta element is the documented form. Pure (no 'electron' import) so the plain-Node web entry and
+ * the build config can share it. No remote content of any kind: scripts, styles, fonts and images come from the
+ * app itself.
  */
 export interface CspOptions {
   /** Extra connect-src sources, e.g. the loopback WebSocket of `npm run web`. */
   connectSrc?: readonly string[];
   /** electron-vite dev server only: its React-refresh preamble is an inline script and HMR uses a WebSocket. */
   devServer?: boolean;
+  /**
+   * For a <meta http-equiv> element: without frame-ancestors, which a meta policy may not carry (browsers ignore it
+   * there, with a warning); the header keeps it. `connect-src 'self'` covers `npm run web`'s same-origin WebSocket.
+   */
+  meta?: boolean;
 }
 
 export function contentSecurityPolicy(opts: CspOptions = {}): string {
@@ -22,7 +29,7 @@ export function contentSecurityPolicy(opts: CspOptions = {}): string {
     `connect-src ${connect.join(' ')}`,
     "base-uri 'none'",
     "form-action 'none'",
-    "frame-ancestors 'none'",
+    ...(opts.meta ? [] : ["frame-ancestors 'none'"]),
     "object-src 'none'",
   ].join('; ');
 }

@@ -3,7 +3,7 @@
  * No 'electron' import: pure path logic. Import it only from the shell entry so it is bundled into out/main/index.js
  * (a shared chunk under out/main/chunks/ would shift `here`).
  */
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, posix, win32 } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -17,21 +17,51 @@ export function devRendererUrl(env: NodeJS.ProcessEnv = process.env): string | u
   return url && /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?/.test(url) ? url : undefined;
 }
 
-/** True when `url` is our renderer page (the built file, or the dev server's origin in dev mode). */
-export function isAppUrl(url: string, devUrl: string | undefined = devRendererUrl()): boolean {
+/** The file a file: URL names on `platform`, or undefined (a URL no file path can come from). */
+function filePath(url: URL, platform: NodeJS.Platform): string | undefined {
+  try {
+    const windows = platform === 'win32';
+    return (windows ? win32 : posix).resolve(fileURLToPath(url, { windows }));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether two absolute paths name the same file on `platform`. Windows: the drive letter's case is not
+ * significant, and the two sides disagree on it (Chromium's file: URLs upper-case it, a path Node built from a
+ * module URL or a shortcut's working folder may not).
+ */
+export function samePath(a: string, b: string, platform: NodeJS.Platform): boolean {
+  if (platform !== 'win32') return posix.resolve(a) === posix.resolve(b);
+  const drive = (p: string) => win32.resolve(p).replace(/^[a-z]:/, (d) => d.toUpperCase());
+  return drive(a) === drive(b);
+}
+
+export interface AppUrlOptions {
+  /** The dev server's URL (`npm run dev`), else undefined: the built page. */
+  devUrl?: string | undefined;
+  rendererIndex?: string;
+  platform?: NodeJS.Platform;
+}
+
+/**
+ * True when `url` is our renderer page: the built index.html as a file: URL, or — in dev mode — the dev server's
+ * page (its origin, at `/` or `/index.html`; query and fragment do not matter).
+ */
+export function isAppUrl(url: string, opts: AppUrlOptions = { devUrl: devRendererUrl() }): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return false;
   }
-  if (devUrl !== undefined) return parsed.origin === new URL(devUrl).origin;
+  const devUrl = 'devUrl' in opts ? opts.devUrl : devRendererUrl();
+  if (devUrl !== undefined) return parsed.origin === new URL(devUrl).origin && (parsed.pathname === '/' || parsed.pathname === '/index.html');
   if (parsed.protocol !== 'file:') return false;
-  try {
-    return resolve(fileURLToPath(parsed)) === resolve(RENDERER_INDEX);
-  } catch {
-    return false;
-  }
+  const platform = opts.platform ?? process.platform;
+  const file = filePath(parsed, platform);
+  return file !== undefined && samePath(file, opts.rendererIndex ?? RENDERER_INDEX, platform);
 }
 
 export const RENDERER_FILE_URL = pathToFileURL(RENDERER_INDEX).href;

@@ -8,7 +8,8 @@
  * writes `<name>.json`; given only `configName` it wrote config.json and the engine refused to start); the window
  * loads the built page with the built preload; a request round-trips through the real IPC handler, and a frame that
  * is not the app's top frame is refused; quitting with a run in progress waits for the gateway to close — the run's
- * transcript ends with a finished turn, undo-window deletions are purged, gateway_stop hooks ran — and exits 0.
+ * transcript ends with a finished turn, undo-window deletions are purged, gateway_stop hooks ran — and exits 0;
+ * the built app's guards (permissions, navigation, spellchecker, menu) are in place.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +79,31 @@ describe('the built desktop app on the electron stub, with the real electron-sto
     expect(existsSync(join(home, 'settings.json'))).toBe(true);
     expect(settingsVersion(home)).toMatch(/^\d+\.\d+\.\d+$/);
     expect(existsSync(join(home, 'config.json'))).toBe(false);
+
+    // The built app's guards, as Chromium would meet them: the Copy buttons' clipboard write only, the page may
+    // reload itself, a web link goes to the (stubbed) system browser, no downloaded spellchecker, the menu is set.
+    const guards = await app.evaluate(async ({ __stub, BrowserWindow, session }) => {
+      const wc = BrowserWindow.getAllWindows()[0]!.webContents;
+      const asker = { isMainFrame: true, requestingUrl: wc.getURL() };
+      return {
+        clipboard: await __stub.requestPermission(wc, 'clipboard-sanitized-write', asker),
+        camera: await __stub.requestPermission(wc, 'media', asker),
+        spellcheck: session.defaultSession.isSpellCheckerEnabled(),
+        reload: __stub.navigate(wc, wc.getURL()),
+        away: __stub.navigate(wc, 'https://example.com/'),
+        opened: __stub.state.openedExternal,
+        menu: __stub.state.applicationMenu?.items.map((i) => i.label ?? i.role),
+      };
+    });
+    expect(guards).toEqual({
+      clipboard: true,
+      camera: false,
+      spellcheck: process.platform === 'darwin',
+      reload: true,
+      away: false,
+      opened: ['https://example.com/'],
+      menu: process.platform === 'darwin' ? ['AgentDesk', 'File', 'editMenu', 'View', 'windowMenu'] : ['File', 'editMenu', 'View', 'windowMenu'],
+    });
 
     const info = await request(app, 'app.info');
     expect(info.ok).toBe(true);

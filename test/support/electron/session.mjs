@@ -90,7 +90,7 @@ export function requestPermission(webContents, permission, details) {
 
 /** A page's permission check: `details` is { isMainFrame, requestingUrl?, embeddingOrigin?, … }. */
 export function checkPermission(webContents, permission, requestingOrigin, details) {
-  const ses = webContents.session;
+  const ses = webContents?.session ?? defaultSession(); // null webContents: a check from outside any page
   if (!ses.permissionCheckHandler) return true;
   return ses.permissionCheckHandler(webContents, permission, requestingOrigin, details) === true;
 }
