@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Draws the AgentDesk mark (renderer/public/icon.svg: a blue rounded square with a white diamond and a blue core)
 // into resources/icon.png (512×512), resources/icon.ico (PNG entries 16–256, Windows/NSIS) and resources/icon.icns
-// (PNG entries 16–512, macOS). Plain Node (zlib): no image tools needed. Run: node scripts/make-icons.mjs
+// (PNG entries 16–1024, the @2x ones included: macOS wants 512@2x = 1024 px for the App Store and Retina Finder). Plain Node (zlib): no image tools needed. Run: node scripts/make-icons.mjs
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -111,9 +111,11 @@ function icns(entries) {
 }
 
 mkdirSync(OUT, { recursive: true });
-const sizes = new Map([16, 32, 48, 64, 128, 256, 512].map((s) => [s, render(s)]));
+const sizes = new Map([16, 32, 48, 64, 128, 256, 512, 1024].map((s) => [s, render(s)]));
 writeFileSync(`${OUT}icon.png`, sizes.get(512));
 writeFileSync(`${OUT}icon.ico`, ico([16, 32, 48, 64, 128, 256].map((s) => [s, sizes.get(s)])));
-// icp4 16, icp5 32, icp6 64, ic07 128, ic08 256, ic09 512 (PNG payloads)
-writeFileSync(`${OUT}icon.icns`, icns([['icp4', sizes.get(16)], ['icp5', sizes.get(32)], ['icp6', sizes.get(64)], ['ic07', sizes.get(128)], ['ic08', sizes.get(256)], ['ic09', sizes.get(512)]]));
+// PNG payloads: icp4 16, icp5 32, icp6 64, ic07 128, ic08 256, ic09 512, ic10 1024 (512@2x), ic11 32 (16@2x),
+// ic12 64 (32@2x), ic13 256 (128@2x), ic14 512 (256@2x)
+const ICNS_ENTRIES = [['icp4', 16], ['icp5', 32], ['icp6', 64], ['ic07', 128], ['ic08', 256], ['ic09', 512], ['ic10', 1024], ['ic11', 32], ['ic12', 64], ['ic13', 256], ['ic14', 512]];
+writeFileSync(`${OUT}icon.icns`, icns(ICNS_ENTRIES.map(([type, size]) => [type, sizes.get(size)])));
 console.log(`wrote ${OUT}icon.png, icon.ico, icon.icns`);
