@@ -1,0 +1,79 @@
+/**
+ * X2 retention: which records of a session's log are kept (pure, table-tested), and garbage collection of trees and
+ * packs nothing references any more (mark and sweep under the store lock; a pack that is mostly dead is repacked).
+ */
+import type { CheckpointRecord, LogRecord, RestoreRecord } from './log.js';
+import { ObjectReader, type ObjectIndex } from './objects.js';
+import type { CheckpointStore } from './store.js';
+
+/** Restores kept per session (each keeps the checkpoint of the state it replaced, for undo). */
+export const KEEP_RESTORES = 20;
+
+/**
+ * Keeps the last `keep` turn checkpoints that are younger than `maxAgeMs`, the last KEEP_RESTORES restores, and the
+ * before-restore checkpoints those restores need. Order is kept.
+ */
+export function pruneRecords(records: readonly LogRecord[], o: { keep: number; maxAgeMs: number; now: number }): LogRecord[] {
+  const turns = records.filter((r): r is CheckpointRecord => r.type === 'checkpoint' && r.kind === 'turn');
+  const keptTurns = new Set(turns.slice(Math.max(0, turns.length - o.keep)).filter((r) => o.now - r.createdAt <= o.maxAgeMs).map((r) => r.id));
+  const restores = records.filter((r): r is RestoreRecord => r.type === 'restore');
+  const keptRestores = new Set(restores.slice(Math.max(0, restores.length - KEEP_RESTORES)).map((r) => r.id));
+  const needed = new Set(restores.filter((r) => keptRestores.has(r.id)).map((r) => r.before));
+  return records.filter((r) =>
+    r.type === 'restore' ? keptRestores.has(r.id) : r.kind === 'turn' ? keptTurns.has(r.id) : needed.has(r.id),
+  );
+}
+
+/** Share of a pack's bytes that must be live for it to be kept as it is; below it the pack is rewritten. */
+const REPACK_BELOW = 0.5;
+
+export async function collectGarbage(p: { store: CheckpointStore; index: ObjectIndex; logs: LogRecord[][]; pointers: string[] }): Promise<{ trees: number; packs: number; repacked: number }> {
+  const liveTrees = new Set<string>(p.pointers);
+  for (const log of p.logs) for (const r of log) if (r.type === 'checkpoint') liveTrees.add(r.tree);
+  const live = new Set<string>();
+  for (const id of liveTrees) {
+    try {
+      for (const e of p.store.loadTree(id).entries) if (e.h) live.add(e.h);
+    } catch {
+      liveTrees.delete(id); // a missing tree keeps nothing alive
+    }
+  }
+  let trees = 0;
+  for (const id of p.store.treeIds()) {
+    if (!liveTrees.has(id)) {
+      p.store.removeTree(id);
+      trees++;
+    }
+  }
+  let packs = 0;
+  let repacked = 0;
+  for (const pack of p.index.packIds()) {
+    const objects = p.index.objectsOf(pack);
+    let total = 0;
+    let liveBytes = 0;
+    for (const [h, loc] of objects) {
+      total += loc.length;
+      if (live.has(h)) liveBytes += loc.length;
+    }
+    if (liveBytes === 0) {
+      p.store.removePack(pack);
+      packs++;
+    } else if (liveBytes < total * REPACK_BELOW) {
+      const writer = p.store.newPackWriter();
+      const reader = new ObjectReader(p.index);
+      try {
+        for (const h of objects.keys()) if (live.has(h)) writer.add(h, reader.read(h));
+      } catch (err) {
+        writer.abort();
+        throw err;
+      } finally {
+        reader.close();
+      }
+      writer.commit();
+      p.index.addPack(writer.id, writer.written);
+      p.store.removePack(pack);
+      repacked++;
+    }
+  }
+  return { trees, packs, repacked };
+}

@@ -1,0 +1,136 @@
+/**
+ * X2: one pass over the workspace — what a checkpoint captures. Follows every .gitignore from the root down (deeper
+ * files override shallower ones, negations included, as in git; an ignored folder is not entered), always skips
+ * `.git` and `node_modules`, never follows a symlink, and lists what it does not capture (over the per-file cap,
+ * over the total cap, sockets/devices/FIFOs, unreadable) instead of losing it silently.
+ *
+ * Synchronous fs calls in a loop that yields to the event loop every few milliseconds: ~3× faster than the
+ * promise API for 10 000 small files (no thread-pool hop per call), without stalling the gateway that runs it.
+ */
+import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent } from 'node:fs';
+import type { Ignore } from 'ignore';
+import path from 'node:path';
+import type { SkippedEntry, TreeEntry } from './tree.js';
+
+export const ALWAYS_SKIPPED_NAMES = new Set(['.git', 'node_modules']);
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+export interface ScanLimits {
+  /** Files larger than this are not captured (listed as skipped). */
+  maxFileBytes: number;
+  /** Once the captured files add up to this, the rest are listed as skipped. */
+  maxTotalBytes: number;
+}
+
+export interface ScanResult {
+  entries: TreeEntry[];
+  skipped: SkippedEntry[];
+}
+
+type Rules = Array<{ dir: string; ig: Ignore }>;
+
+function ignoredBy(rules: Rules, rel: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const { dir, ig } of rules) {
+    if (dir !== '' && !rel.startsWith(`${dir}/`)) continue;
+    const sub = dir === '' ? rel : rel.slice(dir.length + 1);
+    const r = ig.test(isDir ? `${sub}/` : sub);
+    if (r.ignored) ignored = true;
+    else if (r.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/** Yields to the event loop when more than `sliceMs` of synchronous work has passed (lock refresh, other requests). */
+export function yielder(sliceMs = 15): () => Promise<void> | undefined {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - last < sliceMs) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        last = performance.now();
+        resolve();
+      }),
+    );
+  };
+}
+
+/**
+ * Lists the workspace `root` (a real path). `exclude` holds absolute paths never entered (the app's data folder when
+ * it lies inside the workspace). File entries carry stat fields but no hash: the capture step fills it in.
+ */
+export async function scanWorkspace(root: string, limits: ScanLimits, exclude: readonly string[] = []): Promise<ScanResult> {
+  const entries: TreeEntry[] = [];
+  const skipped: SkippedEntry[] = [];
+  const excluded = new Set(exclude.map((p) => path.resolve(p)));
+  const pause = yielder();
+  // Loaded at the first snapshot, not at start-up (like find/grep's libraries).
+  const { default: ignore } = await import('ignore');
+  let total = 0;
+
+  const walk = async (dirRel: string, inherited: Rules): Promise<void> => {
+    const abs = dirRel === '' ? root : path.join(root, dirRel);
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      if (dirRel !== '') skipped.push({ p: dirRel, reason: 'unreadable' });
+      return;
+    }
+    let rules = inherited;
+    if (dirents.some((d) => d.name === '.gitignore' && d.isFile())) {
+      try {
+        const buf = readFileSync(path.join(abs, '.gitignore'));
+        if (buf.length <= MAX_GITIGNORE_BYTES) rules = [...inherited, { dir: dirRel, ig: ignore().add(buf.toString('utf8')) }];
+      } catch {
+        /* an unreadable .gitignore ignores nothing */
+      }
+    }
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const d of dirents) {
+      const wait = pause();
+      if (wait) await wait;
+      if (ALWAYS_SKIPPED_NAMES.has(d.name)) continue;
+      const rel = dirRel === '' ? d.name : `${dirRel}/${d.name}`;
+      const full = path.join(abs, d.name);
+      if (excluded.has(full)) continue;
+      if (rules.length > 0 && ignoredBy(rules, rel, d.isDirectory())) continue;
+      let st;
+      try {
+        st = lstatSync(full);
+      } catch {
+        continue; // gone since readdir
+      }
+      const mode = st.mode & 0o7777;
+      if (st.isDirectory()) {
+        entries.push({ p: rel, k: 'd', m: mode });
+        await walk(rel, rules);
+      } else if (st.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = readlinkSync(full);
+        } catch {
+          skipped.push({ p: rel, reason: 'unreadable' });
+          continue;
+        }
+        entries.push({ p: rel, k: 'l', m: mode, t: target });
+      } else if (st.isFile()) {
+        if (st.size > limits.maxFileBytes) {
+          skipped.push({ p: rel, reason: 'too-large', size: st.size });
+        } else if (total + st.size > limits.maxTotalBytes) {
+          skipped.push({ p: rel, reason: 'total-cap', size: st.size });
+        } else {
+          total += st.size;
+          entries.push({ p: rel, k: 'f', m: mode, s: st.size, mt: st.mtimeMs, ct: st.ctimeMs, ino: st.ino });
+        }
+      } else {
+        skipped.push({ p: rel, reason: 'special' });
+      }
+    }
+  };
+  await walk('', []);
+  // Readdir order per folder is by name, but "a-b" sorts before "a/x" as a path: sort the whole list once.
+  entries.sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+  return { entries, skipped };
+}

@@ -1,0 +1,471 @@
+/**
+ * X2 checkpoint store, in the app's data folder (`<home>/checkpoints/`), never in the workspace:
+ *
+ *   packs/<id>.pack|.idx        file contents by sha256 (objects.ts)
+ *   trees/<id>.json.gz          one tree per distinct workspace state (tree.ts)
+ *   sessions/<hash>.jsonl       each session's checkpoints and restores (log.ts)
+ *   workspaces/<hash>.json      the latest tree of each workspace: the stat cache of the next snapshot
+ *   journal.json                the operation in progress (crash recovery)
+ *
+ * Why a content-addressed store of our own and not a shadow git (a second GIT_DIR with core.worktree, as Cline
+ * does): no git is needed on the person's machine; the person's `.git` is never opened at all (a shadow git still
+ * reads the work tree's `.gitignore`/attributes through git's own rules and has to be kept away from nested repos);
+ * one snapshot is one pack write, where `git add -A` writes one zlib object per new file (10 000 creations on a
+ * first snapshot); and a restore can check every object's hash before it changes a file, so a damaged store never
+ * half-restores a folder. The stat cache (size, mtime, ctime, inode) plays git's index role.
+ *
+ * Every operation holds one lock — in-process (a mutex) and across processes (`store.lock`, file-lock.ts) — and
+ * writes a journal first. A process killed mid-snapshot leaves only unreferenced temporary files (the folder was
+ * never touched: "before"); one killed mid-restore is rolled forward by whoever takes the lock next ("after"), and
+ * that process says which (`notices`).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { acquireFileLock } from '../sessions/file-lock.js';
+import { KeyedMutex } from '../sessions/write-lock.js';
+import { applyTree, type ApplyReport } from './apply.js';
+import { captureTree, type CaptureStats } from './capture.js';
+import { appendLog, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
+import { ObjectIndex, ObjectReader, PackWriter } from './objects.js';
+import type { ScanLimits } from './scan.js';
+import { decodeTree, diffTrees, encodeTree, fileCount, summarizeChanges, treeId, type Tree, type TreeChange } from './tree.js';
+import { collectGarbage, pruneRecords } from './retention.js';
+
+export interface CheckpointSettings extends ScanLimits {
+  /** Turn checkpoints kept per session. */
+  keep: number;
+  /** Checkpoints older than this are dropped. */
+  maxAgeMs: number;
+}
+
+export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
+  maxFileBytes: 10 * 1024 * 1024,
+  maxTotalBytes: 1024 * 1024 * 1024,
+  keep: 100,
+  maxAgeMs: 30 * 24 * 3600 * 1000,
+};
+
+export class CheckpointNotFoundError extends Error {
+  override name = 'CheckpointNotFoundError';
+}
+
+export interface SnapshotInput {
+  sessionKey: string;
+  root: string;
+  label: string;
+  kind?: CheckpointRecord['kind'];
+  sessionId?: string;
+  runId?: string;
+  runStartedAt?: number;
+  message?: string;
+}
+
+/** Switches a session's conversation to another transcript (the session store's part of a restore). */
+export type SwitchConversation = (sessionKey: string, sessionId: string) => Promise<void>;
+
+export interface RestorePlan {
+  sessionKey: string;
+  /** The checkpoint to restore to. */
+  id: string;
+  files: boolean;
+  undoOf?: string;
+  /** Prepared before the restore (a branch transcript already written): switched to as part of it. */
+  conversation?: { from: string; to: string };
+}
+
+type Journal =
+  | { op: 'snapshot'; sessionKey: string; root: string; startedAt: number }
+  | { op: 'restore'; sessionKey: string; root: string; startedAt: number; tree?: string; record: RestoreRecord };
+
+export interface StoreOptions {
+  settings?: () => CheckpointSettings;
+  now?: () => number;
+  racyMs?: number;
+  /** Paths never captured (the data folder when it lies inside a workspace). */
+  exclude?: readonly string[];
+  switchConversation?: SwitchConversation;
+  /** A line for the person about a recovered operation (default: stderr). */
+  onNotice?: (line: string) => void;
+  /** How long a killed holder's lock blocks others (default file-lock's 10 s). */
+  lockStaleMs?: number;
+}
+
+const keyHash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 32);
+
+export class CheckpointStore {
+  readonly packsDir: string;
+  readonly treesDir: string;
+  readonly sessionsDir: string;
+  readonly workspacesDir: string;
+  private readonly index: ObjectIndex;
+  private readonly mutex = new KeyedMutex();
+  private readonly trees = new Map<string, Tree>();
+  private readonly now: () => number;
+  /** Capture figures of the last snapshot (bench, tests). */
+  lastCapture: CaptureStats | undefined;
+
+  constructor(
+    readonly dir: string,
+    private readonly opts: StoreOptions = {},
+  ) {
+    this.packsDir = path.join(dir, 'packs');
+    this.treesDir = path.join(dir, 'trees');
+    this.sessionsDir = path.join(dir, 'sessions');
+    this.workspacesDir = path.join(dir, 'workspaces');
+    this.index = new ObjectIndex(this.packsDir);
+    this.now = opts.now ?? Date.now;
+  }
+
+  static dirIn(home: string): string {
+    return path.join(home, 'checkpoints');
+  }
+
+  get settings(): CheckpointSettings {
+    return this.opts.settings?.() ?? DEFAULT_CHECKPOINT_SETTINGS;
+  }
+
+  private logFile(sessionKey: string) {
+    return path.join(this.sessionsDir, `${keyHash(sessionKey)}.jsonl`);
+  }
+
+  private get journalFile() {
+    return path.join(this.dir, 'journal.json');
+  }
+
+  /** Runs `fn` holding the store lock, after finishing whatever a killed process left in the journal. */
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    return this.mutex.run('store', async () => {
+      for (const d of [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir]) mkdirSync(d, { recursive: true, mode: 0o700 });
+      const release = await acquireFileLock(path.join(this.dir, 'store.lock'), { pollMs: 20, ...(this.opts.lockStaleMs ? { stale: this.opts.lockStaleMs } : {}) });
+      try {
+        this.index.refresh();
+        await this.recover();
+        return await fn();
+      } finally {
+        await release();
+      }
+    });
+  }
+
+  private writeJournal(j: Journal): void {
+    const tmp = `${this.journalFile}.tmp`;
+    writeFileSync(tmp, JSON.stringify(j), { mode: 0o600, flush: true });
+    renameSync(tmp, this.journalFile);
+  }
+
+  private clearJournal(): void {
+    rmSync(this.journalFile, { force: true });
+  }
+
+  private notice(line: string) {
+    (this.opts.onNotice ?? ((l: string) => process.stderr.write(`agentdesk: ${l}\n`)))(line);
+  }
+
+  /** Finishes an operation a killed process left behind (called under the lock). */
+  private async recover(): Promise<void> {
+    let j: Journal;
+    try {
+      j = JSON.parse(readFileSync(this.journalFile, 'utf8')) as Journal;
+    } catch {
+      return;
+    }
+    this.sweepTemporaries();
+    if (j.op === 'snapshot') {
+      this.clearJournal();
+      this.notice(
+        `A checkpoint of session "${j.sessionKey}" was interrupted; ${j.root} was not changed by it (it is as before) and the partial checkpoint was discarded.`,
+      );
+      return;
+    }
+    if (j.tree) await this.applyLocked(j.root, this.loadTree(j.tree));
+    if (j.record.conversation) await this.opts.switchConversation?.(j.sessionKey, j.record.conversation.to);
+    if (!readLog(this.logFile(j.sessionKey)).some((r) => r.id === j.record.id)) appendLog(this.logFile(j.sessionKey), [j.record]);
+    this.clearJournal();
+    this.notice(
+      `An interrupted restore of session "${j.sessionKey}" was completed: ${j.root} is now as it was at checkpoint ${j.record.target} (after the restore).`,
+    );
+  }
+
+  private sweepTemporaries(): void {
+    for (const d of [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir]) {
+      for (const name of safeReaddir(d)) if (name.startsWith('tmp-')) rmSync(path.join(d, name), { force: true });
+    }
+    // A pack renamed into place whose index was never written is unknown to every reader.
+    const names = new Set(safeReaddir(this.packsDir));
+    for (const name of names) if (name.endsWith('.pack') && !names.has(`${name.slice(0, -5)}.idx`)) rmSync(path.join(this.packsDir, name), { force: true });
+  }
+
+  loadTree(id: string): Tree {
+    const cached = this.trees.get(id);
+    if (cached) return cached;
+    const tree = decodeTree(gunzipSync(readFileSync(path.join(this.treesDir, `${id}.json.gz`))).toString('utf8'));
+    if (this.trees.size > 8) this.trees.delete(this.trees.keys().next().value!);
+    this.trees.set(id, tree);
+    return tree;
+  }
+
+  private saveTree(tree: Tree): string {
+    const encoded = encodeTree(tree);
+    const id = treeId(encoded);
+    const file = path.join(this.treesDir, `${id}.json.gz`);
+    if (!existsSync(file)) {
+      const tmp = path.join(this.treesDir, `tmp-${id}-${randomBytes(4).toString('hex')}`);
+      writeFileSync(tmp, gzipSync(encoded, { level: 1 }), { mode: 0o600 });
+      renameSync(tmp, file);
+    }
+    this.trees.set(id, tree);
+    return id;
+  }
+
+  private previousTree(root: string): Tree | undefined {
+    try {
+      const { tree } = JSON.parse(readFileSync(path.join(this.workspacesDir, `${keyHash(root)}.json`), 'utf8')) as { tree: string };
+      return this.loadTree(tree);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Scans, stores new contents, records the tree (under the lock). */
+  private async captureLocked(root: string): Promise<{ tree: Tree; id: string }> {
+    const writer = new PackWriter(this.packsDir);
+    try {
+      const { tree, stats } = await captureTree(root, {
+        limits: this.settings,
+        exclude: [this.dir, ...(this.opts.exclude ?? [])],
+        previous: this.previousTree(root),
+        racyMs: this.opts.racyMs,
+        index: this.index,
+        writer,
+        now: this.now,
+      });
+      writer.commit();
+      this.index.addPack(writer.id, writer.written);
+      this.lastCapture = stats;
+      const id = this.saveTree(tree);
+      const pointer = path.join(this.workspacesDir, `${keyHash(root)}.json`);
+      writeFileSync(`${pointer}.tmp`, JSON.stringify({ root, tree: id }), { mode: 0o600 });
+      renameSync(`${pointer}.tmp`, pointer);
+      return { tree, id };
+    } catch (err) {
+      writer.abort();
+      throw err;
+    }
+  }
+
+  private async snapshotLocked(input: SnapshotInput): Promise<CheckpointRecord> {
+    this.writeJournal({ op: 'snapshot', sessionKey: input.sessionKey, root: input.root, startedAt: this.now() });
+    const { tree, id } = await this.captureLocked(input.root);
+    const record: CheckpointRecord = {
+      type: 'checkpoint',
+      id: newCheckpointId(this.now()),
+      createdAt: this.now(),
+      kind: input.kind ?? 'turn',
+      label: input.label,
+      files: fileCount(tree),
+      tree: id,
+      root: input.root,
+      sessionKey: input.sessionKey,
+      ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+      ...(input.runId ? { runId: input.runId, runStartedAt: input.runStartedAt } : {}),
+      ...(input.message !== undefined ? { message: input.message } : {}),
+      skipped: tree.skipped.length,
+      ...(tree.skipped.length ? { skippedSample: tree.skipped.slice(0, 20).map((s) => `${s.p} (${s.reason})`) } : {}),
+    };
+    appendLog(this.logFile(input.sessionKey), [record]);
+    this.clearJournal();
+    return record;
+  }
+
+  /** Records the workspace of `input.root` now (X2: before the first change of a turn). */
+  snapshot(input: SnapshotInput): Promise<CheckpointRecord> {
+    return this.locked(async () => {
+      const record = await this.snapshotLocked(input);
+      await this.retainLocked(input.sessionKey);
+      return record;
+    });
+  }
+
+  records(sessionKey: string): LogRecord[] {
+    return readLog(this.logFile(sessionKey));
+  }
+
+  /** The session's turn checkpoints, oldest first (what `checkpoints list` shows). */
+  list(sessionKey: string): CheckpointRecord[] {
+    return this.records(sessionKey).filter((r): r is CheckpointRecord => r.type === 'checkpoint' && r.kind === 'turn');
+  }
+
+  checkpoint(sessionKey: string, id: string): CheckpointRecord {
+    const found = this.records(sessionKey).find((r): r is CheckpointRecord => r.type === 'checkpoint' && r.id === id);
+    if (!found) throw new CheckpointNotFoundError(`No checkpoint "${id}" in session "${sessionKey}".`);
+    return found;
+  }
+
+  lastRestore(sessionKey: string): RestoreRecord | undefined {
+    return this.records(sessionKey).findLast((r): r is RestoreRecord => r.type === 'restore');
+  }
+
+  /** What restoring checkpoint `id` would change in the workspace now (nothing is written). */
+  preview(sessionKey: string, id: string): Promise<{ changes: TreeChange[]; summary: ReturnType<typeof summarizeChanges>; skipped: number }> {
+    return this.locked(async () => {
+      const cp = this.checkpoint(sessionKey, id);
+      const target = this.loadTree(cp.tree);
+      const { tree } = await captureTree(cp.root, {
+        limits: this.settings,
+        exclude: [this.dir, ...(this.opts.exclude ?? [])],
+        previous: this.previousTree(cp.root),
+        racyMs: this.opts.racyMs,
+        index: this.index,
+        now: this.now,
+      });
+      const changes = diffTrees(tree, target);
+      return { changes, summary: summarizeChanges(changes), skipped: target.skipped.length };
+    });
+  }
+
+  /** Reads one stored content (diffs in the UI). */
+  readObject(hash: string): Promise<Buffer> {
+    return this.locked(async () => {
+      const reader = new ObjectReader(this.index);
+      try {
+        return reader.read(hash);
+      } finally {
+        reader.close();
+      }
+    });
+  }
+
+  /** Makes `root` match `target`; `current` is a capture taken under this same lock (else one is taken now). */
+  private async applyLocked(root: string, target: Tree, current?: Tree): Promise<ApplyReport> {
+    current ??= (await this.captureLocked(root)).tree;
+    const reader = new ObjectReader(this.index);
+    try {
+      return await applyTree(root, current, target, reader, this.now);
+    } finally {
+      reader.close();
+    }
+  }
+
+  /**
+   * Restores the workspace (and/or switches the conversation) to checkpoint `plan.id`. The current state is
+   * checkpointed first, so the restore itself can be undone.
+   */
+  restore(plan: RestorePlan): Promise<{ record: RestoreRecord; report?: ApplyReport }> {
+    return this.locked(async () => {
+      const target = this.checkpoint(plan.sessionKey, plan.id);
+      const targetTree = this.loadTree(target.tree);
+      const before = await this.snapshotLocked({
+        sessionKey: plan.sessionKey,
+        root: target.root,
+        kind: 'before-restore',
+        label: `Before restoring to: ${target.label}`,
+      });
+      const record: RestoreRecord = {
+        type: 'restore',
+        id: newCheckpointId(this.now()),
+        at: this.now(),
+        target: target.id,
+        before: before.id,
+        ...(plan.undoOf ? { undoOf: plan.undoOf } : {}),
+        files: plan.files,
+        ...(plan.conversation ? { conversation: plan.conversation } : {}),
+        summary: plan.files ? summarizeChanges(diffTrees(this.loadTree(before.tree), targetTree)) : { modified: 0, created: 0, deleted: 0 },
+      };
+      this.writeJournal({ op: 'restore', sessionKey: plan.sessionKey, root: target.root, startedAt: this.now(), ...(plan.files ? { tree: target.tree } : {}), record });
+      const report = plan.files ? await this.applyLocked(target.root, targetTree, this.loadTree(before.tree)) : undefined;
+      if (plan.conversation) await this.opts.switchConversation?.(plan.sessionKey, plan.conversation.to);
+      appendLog(this.logFile(plan.sessionKey), [record]);
+      this.clearJournal();
+      return { record, ...(report ? { report } : {}) };
+    });
+  }
+
+  private async retainLocked(sessionKey: string): Promise<void> {
+    const file = this.logFile(sessionKey);
+    const all = readLog(file);
+    const kept = pruneRecords(all, { keep: this.settings.keep, maxAgeMs: this.settings.maxAgeMs, now: this.now() });
+    if (kept.length === all.length) return;
+    rewriteLog(file, kept);
+    await this.gcLocked();
+  }
+
+  private async gcLocked(): Promise<void> {
+    const logs = safeReaddir(this.sessionsDir).filter((n) => n.endsWith('.jsonl')).map((n) => readLog(path.join(this.sessionsDir, n)));
+    const pointers = safeReaddir(this.workspacesDir)
+      .filter((n) => n.endsWith('.json'))
+      .flatMap((n) => {
+        try {
+          return [(JSON.parse(readFileSync(path.join(this.workspacesDir, n), 'utf8')) as { tree: string }).tree];
+        } catch {
+          return [];
+        }
+      });
+    await collectGarbage({ store: this, index: this.index, logs, pointers });
+  }
+
+  /** Removes a session's checkpoints (with the session) and collects what nothing references any more. */
+  deleteSession(sessionKey: string): Promise<void> {
+    return this.locked(async () => {
+      rmSync(this.logFile(sessionKey), { force: true });
+      await this.gcLocked();
+    });
+  }
+
+  /** Finishes an interrupted operation now (start-up), if there is one. */
+  recoverNow(): Promise<void> {
+    if (!existsSync(this.journalFile)) return Promise.resolve();
+    return this.locked(async () => undefined);
+  }
+
+  /** Bytes the store takes on disk. */
+  diskUsage(): { bytes: number; sessions: number } {
+    let bytes = 0;
+    for (const d of [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir]) {
+      for (const n of safeReaddir(d)) {
+        try {
+          bytes += statSync(path.join(d, n)).size;
+        } catch {
+          /* removed meanwhile */
+        }
+      }
+    }
+    return { bytes, sessions: safeReaddir(this.sessionsDir).filter((n) => n.endsWith('.jsonl')).length };
+  }
+
+  /** For retention.ts: remove a tree file / a pack. */
+  removeTree(id: string): void {
+    rmSync(path.join(this.treesDir, `${id}.json.gz`), { force: true });
+    this.trees.delete(id);
+  }
+
+  treeIds(): string[] {
+    return safeReaddir(this.treesDir).filter((n) => n.endsWith('.json.gz')).map((n) => n.slice(0, -8));
+  }
+
+  removePack(id: string): void {
+    // Index first: a reader never sees an index whose pack is gone.
+    rmSync(path.join(this.packsDir, `${id}.idx`), { force: true });
+    rmSync(path.join(this.packsDir, `${id}.pack`), { force: true });
+    this.index.forget(id);
+  }
+
+  newPackWriter(): PackWriter {
+    return new PackWriter(this.packsDir);
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Short, sortable, typable ids ("mij3k2a0-7f3c"). */
+export function newCheckpointId(now: number): string {
+  return `${now.toString(36)}-${randomBytes(2).toString('hex')}`;
+}
+
