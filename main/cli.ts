@@ -7,6 +7,7 @@ import { runAgentCommand } from './cli/agent-command.js';
 import { runAuthCommand } from './cli/auth-command.js';
 import { runSubagentsCommand } from './cli/subagents-command.js';
 import { runPluginsCommand } from './cli/plugins-command.js';
+import { parseCheckpointsArgs, runCheckpointsCommand } from './cli/checkpoints-command.js';
 import { EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, HELP, UsageError } from './cli/usage-error.js';
 import { describeFsError } from './cli/home-check.js';
 import { keychainFix } from './settings/keychain-help.js';
@@ -36,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'auth') return await runAuthCommand(parseAuthArgs(rest), { ...io, readStdin });
     if (command === 'subagents') return await runSubagentsCommand(parseSubagentsArgs(rest), io);
     if (command === 'plugins') return await runPluginsCommand(parsePluginsArgs(rest), io);
+    if (command === 'checkpoints') return await runCheckpointsCommand(parseCheckpointsArgs(rest), io);
     if (command === '--version' || command === '-v') {
       io.out(`${pkg.version}\n`);
       return EXIT_OK;

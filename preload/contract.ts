@@ -11,6 +11,7 @@ export * from './contract/sessions.js';
 export * from './contract/auth.js';
 export * from './contract/queue.js';
 export * from './contract/approvals.js';
+export * from './contract/checkpoints.js';
 export * from './contract/settings.js';
 export * from './contract/events.js';
 export * from './contract/methods.js';

@@ -20,6 +20,10 @@ export const HELP = `Usage:
   agentdesk subagents abort ID
   agentdesk subagents steer ID --message TEXT
   agentdesk plugins list                            (plugins in <home>/plugins: enabled or not, hooks, errors)
+  agentdesk checkpoints list --session KEY [--json]  (the workspace as it was before each turn's first change)
+  agentdesk checkpoints restore --session KEY --id ID [--conversation]
+                                                    (files back to before that turn; --conversation: the chat too)
+  agentdesk checkpoints undo --session KEY           (takes the last restore back)
 
 agent options:
   -m, --message TEXT       what to ask (required)

@@ -55,6 +55,8 @@ import { listEndpointModels } from '../providers/list-models.js';
 import { createRunExecution } from './run-execution.js';
 import { agentMethods } from './methods/agent.js';
 import { appMethods } from './methods/app.js';
+import { checkpointMethods } from './methods/checkpoints.js';
+import { openCheckpoints } from '../checkpoints/open.js';
 
 export interface AppGateway extends GatewayApi {
   readonly config: AppConfig;
@@ -137,6 +139,9 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     sandboxed: async () => (await execSandboxStatus(sandbox)).kind !== 'none',
   });
   hooks.approvals = approvals.gate;
+  // X2: the workspace is checkpointed before each turn's first change; an operation a killed process left
+  // half-done is finished first (and said on stderr).
+  const checkpoints = await openCheckpoints({ home: opts.home, sessions: store, config: () => config });
   const lanes = new Lanes({ maxConcurrent: config.agent.maxConcurrent, timers, now, sessionLock: sessionRunLock(store.dir) });
   const runs = new RunRegistry(timers);
   const hub = new EventHub();
@@ -176,6 +181,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   };
   const active = new ActiveRuns();
   hub.on(active.onEvent);
+  hooks.checkpoint = checkpoints.gate({ run: (runId) => runs.get(runId), root: () => workspace });
   const sessions = createSessionMethods({
     store,
     runs,
@@ -184,6 +190,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     timers,
     checkModel: (ref) => void resolveModel(config, ref),
     onSessionEnd: (e) => void hooks.fire('session_end', e, { sessionKey: e.sessionKey, sessionId: e.sessionId }),
+    onPurge: (sessionKey) => checkpoints.forgetSession(sessionKey),
   });
   await sessions.purgeLeftovers();
 
@@ -274,6 +281,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     ...subagentMethods(subagents),
     ...authMethods(auth),
     ...approvalMethods(approvals),
+    ...checkpointMethods({ service: checkpoints.service, store: checkpoints.store, busy: (key) => active.sessionKeys().has(key) }),
     ...settingsMethods,
     ...authKeyMethods,
   };

@@ -33,6 +33,7 @@ export function checkPattern(tool: string, pattern: string): void {
 export function createFindTool(): Tool {
   return {
     name: 'find',
+    mutating: false,
     description:
       'Find files in the workspace by glob pattern (e.g. "**/*.ts", "src/**/test_*.py"). Files ignored by ' +
       '.gitignore, .git and node_modules are skipped. Folders end in "/". Results are sorted and capped.',

@@ -42,6 +42,7 @@ const Args = z.strictObject({
 export function createGrepTool(): Tool {
   return {
     name: 'grep',
+    mutating: false,
     description:
       'Search file contents in the workspace with a JavaScript regular expression. Skips binary files and ' +
       'files ignored by .gitignore. Returns "path:line:text" for matches and "path-line-text" for context lines.',

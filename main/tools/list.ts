@@ -25,6 +25,7 @@ export function createListTool(opts: ListToolOptions = {}): Tool {
   const maxEntries = opts.maxEntries ?? MAX_LIST_ENTRIES;
   return {
     name: 'list',
+    mutating: false,
     description:
       "List the entries of one directory in the workspace (default: the workspace root). Folders end in '/', " +
       'files show their size.',

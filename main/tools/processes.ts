@@ -69,6 +69,7 @@ const Args = z.strictObject({
 export function createProcessTool(table: ProcessTable = processTable): Tool {
   return {
     name: 'process',
+    mutating: false, // lists and stops this run's own commands; the exec call that started them was checkpointed
     description:
       'Manage commands started with exec {background: true} in this run: "list" them, read one\'s "output" ' +
       '(head and tail kept), or "kill" it (the whole process tree).',

@@ -35,6 +35,7 @@ export interface ReadToolOptions {
 export function createReadTool(opts: ReadToolOptions = {}): Tool {
   return {
     name: 'read',
+    mutating: false,
     description:
       'Read a text file in the workspace. Returns its content; long files are cut with a note. ' +
       'Use offset (1-based line) and limit (lines) to read a part of a file; lineNumbers prefixes each line ' +

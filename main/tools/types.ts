@@ -25,7 +25,16 @@ export interface ToolOutput {
 
 export interface Tool extends ToolSpec {
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+  /**
+   * X2: may this tool change the workspace? The first call of a turn to a mutating tool checkpoints the workspace
+   * first. Unset = mutating (the safe default: an MCP tool not marked read-only, a plugin's tool); read-only tools
+   * say `false`.
+   */
+  mutating?: boolean;
 }
+
+/** X2: whether a call to `tool` is preceded by a checkpoint of the workspace (unset counts as mutating). */
+export const isMutating = (tool: Pick<Tool, 'mutating'>): boolean => tool.mutating !== false;
 
 /** A failure whose message is meant for the model and the user as-is. */
 export class ToolError extends Error {

@@ -1,9 +1,10 @@
 /** D2 contract: the run events every transport carries — one `AgentEvent` per stream item, with its payload. */
 import type { ApprovalData } from './approvals.js';
+import type { CheckpointData } from './checkpoints.js';
 import type { QueueData } from './queue.js';
 import type { FailoverReasonDto, RunResult } from './runs.js';
 
-export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction' | 'retry' | 'queue' | 'approval';
+export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction' | 'retry' | 'queue' | 'approval' | 'checkpoint';
 
 /** Payloads per stream. */
 export type LifecycleData =
@@ -85,6 +86,6 @@ export interface AgentEvent {
   /** Gapless per run, starting at 0. */
   seq: number;
   stream: StreamName;
-  data: LifecycleData | AssistantData | ThinkingData | ToolData | CompactionData | RetryData | QueueData | ApprovalData;
+  data: LifecycleData | AssistantData | ThinkingData | ToolData | CompactionData | RetryData | QueueData | ApprovalData | CheckpointData;
   ts: number;
 }

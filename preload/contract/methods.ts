@@ -1,5 +1,6 @@
 /** D2 contract: every gateway request by name, with its params and result types. */
 import type { ApprovalRespondParams } from './approvals.js';
+import type { CheckpointDiff, CheckpointDto, CheckpointPreview, RestoreDto, RestoreMode, RestoreResultDto } from './checkpoints.js';
 import type { AuthTestResult, KeyProfileView, ProfileStatus } from './auth.js';
 import type { QueueEntryDto, SteerResultDto, SubagentDto } from './queue.js';
 import type { AgentAccepted, AgentParams, RunResult, WaitParams, WaitResult, ThinkingLevel } from './runs.js';
@@ -52,6 +53,17 @@ export interface Methods {
   'subagents.steer': [{ id: string; message: string }, SteerResultDto];
   /** T3: answers a pending approval request; `ok: false` when it was already answered or its run ended. */
   'approvals.respond': [ApprovalRespondParams, { ok: boolean }];
+  /** X2: the session's checkpoints (oldest first) and its last restore (for "Undo restore"). */
+  'checkpoints.list': [{ sessionKey: string }, { checkpoints: CheckpointDto[]; lastRestore: RestoreDto | null }];
+  /** X2: what restoring the files of checkpoint `id` would change now. */
+  'checkpoints.preview': [{ sessionKey: string; id: string }, CheckpointPreview];
+  'checkpoints.diff': [{ sessionKey: string; id: string; path: string }, CheckpointDiff];
+  /** X2: restore files, conversation or both to before checkpoint `id`'s turn (refused while a run is active). */
+  'checkpoints.restore': [{ sessionKey: string; id: string; mode: RestoreMode }, RestoreResultDto];
+  /** X2: undoes the session's last restore. */
+  'checkpoints.undo': [{ sessionKey: string }, RestoreResultDto];
+  /** X2: disk use of the checkpoint store (Settings). */
+  'checkpoints.usage': [Record<string, never>, { bytes: number; sessions: number }];
 }
 
 export type MethodName = keyof Methods;

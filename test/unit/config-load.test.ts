@@ -20,6 +20,7 @@ const DEFAULTS = {
     approvals: { mode: 'ask', tools: {}, allowTools: [], denyTools: [], allowCommands: [], denyCommands: [] },
   },
   plugins: { enabled: [] },
+  checkpoints: { enabled: true, keep: 100, maxAgeDays: 30, maxFileMB: 10, maxTotalMB: 1024 },
 };
 
 const messageOf = (text: string): string => {

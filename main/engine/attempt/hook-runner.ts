@@ -14,6 +14,7 @@
  * - everything else is fire-and-forget (`fire`): parallel, time-boxed, never awaited by the run.
  */
 import type { ApprovalGate } from './approvals.js';
+import type { CheckpointGate } from './checkpoint-step.js';
 import type { ToolResultMessage } from '../messages.js';
 import {
   logHookFailure,
@@ -60,6 +61,8 @@ export class HookRunner {
    * it waits for a person (bounded by the run's signal and timeout), so it must not be time-boxed like them.
    */
   approvals?: ApprovalGate;
+  /** X2: records the workspace before a turn's first mutating tool call (main/checkpoints/gate.ts); never throws. */
+  checkpoint?: CheckpointGate;
   private readonly regs = new Map<HookName, Registration[]>();
   private readonly timers: HookTimers;
   private readonly log: (hook: string, err: unknown, source: string) => void;

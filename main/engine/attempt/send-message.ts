@@ -37,6 +37,7 @@ export function createMessaging(opts: {
   const ledger = new MessagingLedger();
   const tool: Tool = {
     name: SEND_MESSAGE_TOOL,
+    mutating: false,
     description:
       'Post a short message to the user now, while you keep working (progress, a question, a partial result). ' +
       'Do not repeat it in your final answer.',

@@ -107,6 +107,7 @@ export class SkillCatalog {
   tool(): Tool {
     return {
       name: LOAD_SKILL_TOOL,
+      mutating: false,
       description: 'Load the full instructions of one of the skills listed in the system prompt, by name.',
       parameters: {
         type: 'object',

@@ -9,6 +9,7 @@ import type { RunEmitter } from '../stream/run-emitter.js';
 import type { HookRunner } from './hook-runner.js';
 import { truncateToolResultText } from './tool-result-truncation.js';
 import { runApprovalStep } from './approvals.js';
+import { runCheckpointStep } from './checkpoint-step.js';
 
 export interface ToolRunContext {
   runId: string;
@@ -77,6 +78,13 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
       workspace: ctx.workspace,
       signal: ctx.signal,
       emit: (data) => ctx.emitter.emit('approval', data),
+    });
+    // X2: the workspace is recorded before the turn's first change (approved calls only; never fails the call).
+    await runCheckpointStep(ctx.hooks.checkpoint, tool, {
+      runId: ctx.runId,
+      sessionKey: ctx.sessionKey,
+      toolName,
+      emit: (data) => ctx.emitter.emit('checkpoint', data),
     });
     const output = await tool.execute(params, {
       workspace: ctx.workspace,

@@ -81,11 +81,25 @@ export const pluginsConfigSchema = z.strictObject({
   enabled: z.array(nonEmpty).default([]),
 });
 
+/** X2: checkpoints of the workspace before each turn's first change, and how long they are kept. */
+export const checkpointsConfigSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Turn checkpoints kept per session. */
+  keep: positiveInt.default(100),
+  /** Checkpoints older than this many days are removed. */
+  maxAgeDays: positiveNumber.default(30),
+  /** Files larger than this are not captured (listed as skipped). */
+  maxFileMB: positiveNumber.default(10),
+  /** Once captured files add up to this, the rest are listed as skipped. */
+  maxTotalMB: positiveNumber.default(1024),
+});
+
 export const configSchema = z.strictObject({
   providers: z.record(z.string(), providerConfigSchema).default({}),
   authProfiles: z.array(authProfileConfigSchema).default([]),
   agent: agentConfigSchema.prefault({}),
   plugins: pluginsConfigSchema.prefault({}),
+  checkpoints: checkpointsConfigSchema.prefault({}),
 });
 
 /** The config with defaults applied. */

@@ -54,6 +54,8 @@ export interface SessionMethodDeps {
   undoWindowMs?: number;
   /** E19 `session_end`: a chat was deleted or reset (its transcript ends here). */
   onSessionEnd?: (event: { sessionKey: string; sessionId: string; reason: 'deleted' | 'reset' }) => void;
+  /** A deleted session is gone for good (its undo window is over): its checkpoints go too (X2). */
+  onPurge?: (sessionKey: string) => void;
 }
 
 export function toSummary(s: SessionEntry): SessionSummary {
@@ -190,6 +192,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       const timer = timers.setTimeout(() => {
         trash.delete(p.sessionKey);
         void purge(entry.sessionId);
+        deps.onPurge?.(p.sessionKey);
       }, undoWindow);
       trash.set(p.sessionKey, { entry, timer });
       deps.onSessionEnd?.({ sessionKey: p.sessionKey, sessionId: entry.sessionId, reason: 'deleted' });
@@ -266,6 +269,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
         timers.clearTimeout(item.timer);
         trash.delete(key);
         await purge(item.entry.sessionId);
+        deps.onPurge?.(key);
       }
     },
   };

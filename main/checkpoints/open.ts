@@ -1,0 +1,58 @@
+/**
+ * X2 wiring: the checkpoint store of a home folder with its settings (config.json `checkpoints`), the restore
+ * service, the engine's gate, and removal with the session. Opening finishes an operation a killed process left
+ * half-done (said once on stderr and kept for the UI in `notices`).
+ */
+import type { AppConfig } from '../engine/config/schema.js';
+import type { SessionStore } from '../sessions/store.js';
+import { createCheckpointGate, type GateDeps } from './gate.js';
+import { CheckpointService, conversationSwitcher } from './service.js';
+import { CheckpointStore, type CheckpointSettings } from './store.js';
+
+const MB = 1024 * 1024;
+
+export function settingsFrom(config: Pick<AppConfig, 'checkpoints'>): CheckpointSettings {
+  const c = config.checkpoints;
+  return { keep: c.keep, maxAgeMs: c.maxAgeDays * 24 * 3600 * 1000, maxFileBytes: c.maxFileMB * MB, maxTotalBytes: c.maxTotalMB * MB };
+}
+
+export interface OpenedCheckpoints {
+  store: CheckpointStore;
+  service: CheckpointService;
+  /** Lines about operations finished after a crash (newest last). */
+  notices: string[];
+  gate(deps: Pick<GateDeps, 'run' | 'root'>): ReturnType<typeof createCheckpointGate>;
+  /** Removes a deleted session's checkpoints (unless the key is in use again). */
+  forgetSession(sessionKey: string): void;
+}
+
+export async function openCheckpoints(o: {
+  home: string;
+  sessions: SessionStore;
+  config: () => Pick<AppConfig, 'checkpoints'>;
+  onNotice?: (line: string) => void;
+}): Promise<OpenedCheckpoints> {
+  const notices: string[] = [];
+  const store = new CheckpointStore(CheckpointStore.dirIn(o.home), {
+    settings: () => settingsFrom(o.config()),
+    exclude: [o.home],
+    switchConversation: conversationSwitcher(o.sessions),
+    onNotice: (line) => {
+      notices.push(line);
+      (o.onNotice ?? ((l: string) => process.stderr.write(`agentdesk: ${l}\n`)))(line);
+    },
+  });
+  await store.recoverNow();
+  const service = new CheckpointService({ store, sessions: o.sessions });
+  return {
+    store,
+    service,
+    notices,
+    gate: (deps) => createCheckpointGate({ store, enabled: () => o.config().checkpoints.enabled, ...deps }),
+    forgetSession: (sessionKey) =>
+      void (async () => {
+        if (await o.sessions.get(sessionKey)) return;
+        await store.deleteSession(sessionKey);
+      })().catch((err: unknown) => console.error(`[agentdesk] could not remove the checkpoints of "${sessionKey}": ${(err as Error).message}`)),
+  };
+}

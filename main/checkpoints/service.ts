@@ -1,0 +1,159 @@
+/**
+ * X2 restores as a person asks for them — the files, the conversation, or both, to before one user message of a
+ * session — and their undo. Shared by the gateway (`checkpoints.*`) and the CLI (`agentdesk checkpoints …`).
+ *
+ * - A restore never runs beside a run of the same session: it takes the session's run lock (the same cross-process
+ *   lock a run holds from before it loads the history to its last write) and is refused with one line if a run
+ *   holds it.
+ * - The conversation is cut back in a new branch (main/sessions/branch.ts): the old transcript stays on disk, and
+ *   the undo switches back to it.
+ * - Every restore checkpoints the current state first (store.ts), so every restore — an undo included — can be
+ *   undone: undo twice is a redo.
+ */
+import type { CheckpointDiff, CheckpointDto, CheckpointPreview, RestoreDto, RestoreMode, RestoreResultDto } from '../../preload/contract.js';
+import { branchTranscript, findTurnMessage, switchTranscript } from '../sessions/branch.js';
+import { sessionRunLock } from '../sessions/session-lock.js';
+import type { SessionStore } from '../sessions/store.js';
+import type { CheckpointRecord, RestoreRecord } from './log.js';
+import type { CheckpointStore } from './store.js';
+
+/** A refusal a person can act on (CLI exit 1, gateway bad_request). */
+export class RestoreRefusedError extends Error {
+  override name = 'RestoreRefusedError';
+}
+
+export function toCheckpointDto(r: CheckpointRecord): CheckpointDto {
+  return {
+    id: r.id,
+    createdAt: r.createdAt,
+    label: r.label,
+    files: r.files,
+    skipped: r.skipped,
+    ...(r.message !== undefined ? { message: r.message } : {}),
+    ...(r.sessionId ? { sessionId: r.sessionId } : {}),
+    ...(r.runId ? { runId: r.runId } : {}),
+  };
+}
+
+export function toRestoreDto(r: RestoreRecord): RestoreDto {
+  return {
+    id: r.id,
+    at: r.at,
+    target: r.target,
+    files: r.files,
+    conversation: r.conversation !== undefined,
+    ...(r.undoOf ? { undoOf: r.undoOf } : {}),
+    summary: r.summary,
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function describeRestore(r: RestoreRecord, label: string): string {
+  const what = r.undoOf ? 'Undid the last restore' : `Restored ${r.files && r.conversation ? 'files and conversation' : r.files ? 'files' : 'the conversation'} to before “${label}”`;
+  const parts: string[] = [];
+  if (r.files) {
+    const s = r.summary;
+    parts.push(s.modified + s.created + s.deleted === 0 ? 'no file needed a change' : `${plural(s.modified, 'file')} changed back, ${s.created} brought back, ${s.deleted} removed`);
+  }
+  if (r.conversation) parts.push(r.undoOf ? 'the conversation is back as it was' : 'the conversation continues from there (the old one is kept)');
+  return `${what}: ${parts.join('; ')}. \`checkpoints undo\` takes it back.`;
+}
+
+export interface ServiceDeps {
+  store: CheckpointStore;
+  sessions: SessionStore;
+  /** How long a restore waits for the session's run lock before it is refused (default 1.5 s). */
+  lockWaitMs?: number;
+  now?: () => number;
+}
+
+export class CheckpointService {
+  constructor(private readonly d: ServiceDeps) {}
+
+  list(sessionKey: string): { checkpoints: CheckpointDto[]; lastRestore: RestoreDto | null } {
+    const last = this.d.store.lastRestore(sessionKey);
+    return { checkpoints: this.d.store.list(sessionKey).map(toCheckpointDto), lastRestore: last ? toRestoreDto(last) : null };
+  }
+
+  async preview(sessionKey: string, id: string): Promise<CheckpointPreview> {
+    const p = await this.d.store.preview(sessionKey, id);
+    const files = p.changes.filter((c) => (c.to ?? c.from)!.k !== 'd' || (c.from && c.to && c.from.k !== c.to.k));
+    const type = (k: string) => (k === 'd' ? 'folder' : k === 'l' ? 'symlink' : 'file') as 'file' | 'folder' | 'symlink';
+    return {
+      summary: p.summary,
+      changes: files.slice(0, 500).map((c) => ({ path: c.path, kind: c.kind, type: type((c.to ?? c.from)!.k) })),
+      more: Math.max(0, files.length - 500),
+      skipped: p.skipped,
+    };
+  }
+
+  async diff(sessionKey: string, id: string, rel: string): Promise<CheckpointDiff> {
+    const p = await this.d.store.preview(sessionKey, id);
+    const change = p.changes.find((c) => c.path === rel);
+    const cp = this.d.store.checkpoint(sessionKey, id);
+    const { readFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const current = change?.from?.k === 'f' ? await readFile(join(cp.root, rel)).catch(() => null) : null;
+    const restored = change?.to?.k === 'f' && change.to.h ? await this.d.store.readObject(change.to.h) : null;
+    const binary = [current, restored].some((b) => b !== null && (b.length > 512 * 1024 || b.includes(0)));
+    if (binary) return { path: rel, current: current && '', restored: restored && '', binary: true };
+    const text = (b: Buffer | null, e: { k: string; t?: string } | undefined) => (b ? b.toString('utf8') : e?.k === 'l' ? `→ ${e.t}` : null);
+    return { path: rel, current: text(current, change?.from), restored: text(restored, change?.to) };
+  }
+
+  /** Holds the session's run lock for `fn`, or refuses when a run holds it. */
+  private async whileNoRun<T>(sessionKey: string, fn: () => Promise<T>): Promise<T> {
+    let release: () => Promise<void>;
+    try {
+      release = await sessionRunLock(this.d.sessions.dir)(sessionKey, AbortSignal.timeout(this.d.lockWaitMs ?? 1500));
+    } catch {
+      throw new RestoreRefusedError(`A run is active on session "${sessionKey}": restore when it has finished (or stop it first).`);
+    }
+    try {
+      return await fn();
+    } finally {
+      await release();
+    }
+  }
+
+  restore(sessionKey: string, id: string, mode: RestoreMode): Promise<RestoreResultDto> {
+    return this.whileNoRun(sessionKey, async () => {
+      const cp = this.d.store.checkpoint(sessionKey, id);
+      let conversation: { from: string; to: string } | undefined;
+      let draft: string | undefined;
+      if (mode !== 'files') {
+        const entry = await this.d.sessions.get(sessionKey);
+        if (!entry) throw new RestoreRefusedError(`No session "${sessionKey}": only its files can be restored.`);
+        if (!cp.sessionId) throw new RestoreRefusedError(`Checkpoint ${id} is not tied to a message of the conversation: restore its files only.`);
+        const messages = await this.d.sessions.loadMessages(cp.sessionId);
+        const at = findTurnMessage(messages, { message: cp.message, startedAt: cp.runStartedAt });
+        if (at === -1) throw new RestoreRefusedError(`The message of checkpoint ${id} is no longer in the session's history: restore its files only.`);
+        const to = await branchTranscript(this.d.sessions, sessionKey, cp.sessionId, at, (this.d.now ?? Date.now)());
+        conversation = { from: entry.sessionId, to };
+        const m = messages[at]!;
+        draft = m.role === 'user' ? m.content : undefined;
+      }
+      const { record } = await this.d.store.restore({ sessionKey, id, files: mode !== 'conversation', ...(conversation ? { conversation } : {}) });
+      return { restore: toRestoreDto(record), message: describeRestore(record, cp.label), ...(draft !== undefined ? { draft } : {}) };
+    });
+  }
+
+  undo(sessionKey: string): Promise<RestoreResultDto> {
+    return this.whileNoRun(sessionKey, async () => {
+      const last = this.d.store.lastRestore(sessionKey);
+      if (!last) throw new RestoreRefusedError(`Nothing to undo: session "${sessionKey}" has no restore.`);
+      const { record } = await this.d.store.restore({
+        sessionKey,
+        id: last.before,
+        files: last.files,
+        undoOf: last.id,
+        ...(last.conversation ? { conversation: { from: last.conversation.to, to: last.conversation.from } } : {}),
+      });
+      return { restore: toRestoreDto(record), message: describeRestore(record, '') };
+    });
+  }
+}
+
+/** The store's part of switching a conversation (passed to CheckpointStore as `switchConversation`). */
+export const conversationSwitcher = (sessions: SessionStore) => (sessionKey: string, sessionId: string) => switchTranscript(sessions, sessionKey, sessionId);

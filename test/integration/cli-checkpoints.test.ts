@@ -1,0 +1,152 @@
+/**
+ * X2 through the built CLI, the real Anthropic SDK and the fake server's scripted tool calls (issue 17 "Done when"):
+ * a `write` turn, then an `exec` turn that deletes one file and creates another, then a read-only turn (no
+ * checkpoint). Restoring to before the exec turn brings the deleted file back and removes the created one;
+ * restoring to before the write turn restores the original content; `undo` returns to the state before the last
+ * restore; `--conversation` cuts the chat back in a new branch and undo brings the old one back. In a folder that
+ * is a git repository with staged changes, every file under `.git` is byte-identical before and after all of it;
+ * a folder that is not a repository works the same. Unknown ids and sessions: exit 2 and one line.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lastUserText } from '../fake/index.js';
+import { cleanEnv, runCli, tempDir } from '../support/cli.js';
+import { fakeProvidersConfig, homeWith, useCliFakes } from '../support/cli-fakes.js';
+
+const fakes = useCliFakes({ workspacePrefix: 'cp-unused' });
+const KEY = { FAKE_ANT_KEY: 'sk-ant-test-key-1717' };
+
+/** Every file under `dir` with its bytes (hex digest not needed: the test compares whole contents). */
+function snapshotDir(dir: string, rel = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(join(dir, rel)).sort()) {
+    const r = rel ? `${rel}/${name}` : name;
+    const st = statSync(join(dir, r));
+    if (st.isDirectory()) Object.assign(out, snapshotDir(dir, r));
+    else out[r] = `${st.mode.toString(8)}:${readFileSync(join(dir, r)).toString('base64')}`;
+  }
+  return out;
+}
+
+async function setup(git: boolean) {
+  const home = await homeWith(fakeProvidersConfig(fakes, { extra: { agent: { model: { primary: 'fakeant/claude-fake' } } } }), 'cp-home');
+  const ws = await tempDir('cp-ws');
+  writeFileSync(join(ws, 'a.txt'), 'original a\n');
+  writeFileSync(join(ws, 'b.txt'), 'original b\n');
+  if (git) {
+    const g = (...args: string[]) => execFileSync('git', args, { cwd: ws, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    g('init', '-q');
+    g('add', 'a.txt', 'b.txt');
+    g('commit', '-qm', 'first');
+    writeFileSync(join(ws, 'a.txt'), 'original a\nstaged line\n');
+    g('add', 'a.txt');
+    writeFileSync(join(ws, 'unstaged.txt'), 'not added\n');
+  }
+  return { home, ws };
+}
+
+const cli = (home: string, args: string[]) => runCli([...args, '--home', home], { env: cleanEnv(KEY), timeoutMs: 60_000 });
+
+async function turn(home: string, ws: string, session: string, message: string, toolCalls: { name: string; arguments: Record<string, unknown> }[]) {
+  if (toolCalls.length) fakes.anthropic.enqueue({ toolCalls }, { text: 'Done.' });
+  else fakes.anthropic.enqueue({ text: 'Nothing to change.' });
+  const r = await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--session', session, '--approve', 'auto', '--message', message], {
+    env: cleanEnv(KEY),
+    timeoutMs: 60_000,
+  });
+  expect(r.exitCode, r.stderr).toBe(0);
+  return r.lines.filter((l) => l.stream === 'checkpoint').map((l) => l.data as Record<string, unknown>);
+}
+
+describe.each([
+  ['a folder that is not a repository', false],
+  ['a git repository with staged changes', true],
+])('checkpoints through the CLI in %s', (_name, git) => {
+  it('write turn, exec turn, restore, restore, undo — and .git untouched', async () => {
+    const { home, ws } = await setup(git);
+    const gitBefore = git ? snapshotDir(join(ws, '.git')) : {};
+    const a = (await turn(home, ws, 's1', 'Change a.txt please\nsecond line', [{ name: 'write', arguments: { path: 'a.txt', content: 'changed by the agent\n' } }]));
+    expect(a).toEqual([expect.objectContaining({ phase: 'created', label: 'Change a.txt please', toolName: 'write' })]);
+    await turn(home, ws, 's1', 'Tidy up with the shell', [{ name: 'exec', arguments: { command: 'rm b.txt && echo created > c.txt' } }]);
+    expect(existsSync(join(ws, 'b.txt'))).toBe(false);
+    expect(readFileSync(join(ws, 'c.txt'), 'utf8')).toBe('created\n');
+    // A turn without a mutating call records nothing.
+    expect(await turn(home, ws, 's1', 'Just read it', [{ name: 'read', arguments: { path: 'a.txt' } }])).toEqual([]);
+
+    const list = await cli(home, ['checkpoints', 'list', '--session', 's1', '--json']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    const items = JSON.parse(list.stdout) as { id: string; createdAt: number; label: string; files: number }[];
+    expect(items.map((i) => i.label)).toEqual(['Change a.txt please', 'Tidy up with the shell']);
+    expect(items.every((i) => typeof i.id === 'string' && typeof i.createdAt === 'number' && typeof i.files === 'number')).toBe(true);
+    expect(items[0]!.createdAt).toBeLessThanOrEqual(items[1]!.createdAt);
+    expect(items.map((i) => i.files)).toEqual(git ? [3, 3] : [2, 2]);
+
+    const toExec = await cli(home, ['checkpoints', 'restore', '--session', 's1', '--id', items[1]!.id]);
+    expect(toExec.exitCode, toExec.stderr).toBe(0);
+    expect(toExec.stdout.trim().split('\n')).toHaveLength(1);
+    expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('original b\n');
+    expect(existsSync(join(ws, 'c.txt'))).toBe(false);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('changed by the agent\n');
+
+    const toWrite = await cli(home, ['checkpoints', 'restore', '--session', 's1', '--id', items[0]!.id]);
+    expect(toWrite.exitCode, toWrite.stderr).toBe(0);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe(git ? 'original a\nstaged line\n' : 'original a\n');
+
+    const undo = await cli(home, ['checkpoints', 'undo', '--session', 's1']);
+    expect(undo.exitCode, undo.stderr).toBe(0);
+    expect(undo.stdout).toMatch(/^Undid the last restore/);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('changed by the agent\n');
+    expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('original b\n');
+    expect(existsSync(join(ws, 'c.txt'))).toBe(false);
+
+    const unknown = await cli(home, ['checkpoints', 'restore', '--session', 's1', '--id', 'nope-123']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unknown.stderr).toContain('nope-123');
+    if (git) {
+      expect(snapshotDir(join(ws, '.git'))).toEqual(gitBefore);
+      expect(readFileSync(join(ws, 'unstaged.txt'), 'utf8')).toBe('not added\n');
+    }
+  }, 120_000);
+});
+
+describe('checkpoints restore --conversation', () => {
+  it('cuts the chat back before that turn in a new branch; undo brings the old branch back', async () => {
+    const { home, ws } = await setup(false);
+    await turn(home, ws, 'c1', 'First: write a', [{ name: 'write', arguments: { path: 'a.txt', content: 'one\n' } }]);
+    await turn(home, ws, 'c1', 'Second: write b', [{ name: 'write', arguments: { path: 'b.txt', content: 'two\n' } }]);
+    const items = JSON.parse((await cli(home, ['checkpoints', 'list', '--session', 'c1', '--json'])).stdout) as { id: string }[];
+    const r = await cli(home, ['checkpoints', 'restore', '--session', 'c1', '--id', items[1]!.id, '--conversation']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/conversation continues from there/);
+    expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('original b\n');
+    // The next turn's request carries the first turn, not the second.
+    fakes.anthropic.enqueue({ text: 'ok' });
+    await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--session', 'c1', '--message', 'Third'], { env: cleanEnv(KEY) });
+    const sent = JSON.stringify(fakes.anthropic.requests.at(-1)!.body.messages);
+    expect(sent).toContain('First: write a');
+    expect(sent).not.toContain('Second: write b');
+    expect(JSON.stringify(lastUserText(fakes.anthropic.requests.at(-1)!))).toContain('Third');
+    // The old history is still on disk, and undo switches back to it.
+    const u = await cli(home, ['checkpoints', 'undo', '--session', 'c1']);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('two\n');
+    fakes.anthropic.enqueue({ text: 'ok' });
+    await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--session', 'c1', '--message', 'Fourth'], { env: cleanEnv(KEY) });
+    const again = JSON.stringify(fakes.anthropic.requests.at(-1)!.body.messages);
+    expect(again).toContain('Second: write b');
+    expect(again).not.toContain('Third');
+  }, 120_000);
+
+  it('an unknown session is exit 2 with one line naming it; bad flags too', async () => {
+    const { home } = await setup(false);
+    const r = await cli(home, ['checkpoints', 'list', '--session', 'nobody', '--json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^agentdesk: no session "nobody"/);
+    const bad = await cli(home, ['checkpoints', 'restore', '--session', 'x']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.trim()).toBe('agentdesk: missing --id ID (see `agentdesk checkpoints list --session KEY`)');
+  }, 60_000);
+});
