@@ -71,9 +71,22 @@ export interface ServiceDeps {
 export class CheckpointService {
   constructor(private readonly d: ServiceDeps) {}
 
-  list(sessionKey: string): { checkpoints: CheckpointDto[]; lastRestore: RestoreDto | null } {
+  /** The session's turn checkpoints (oldest first), each with the time of its user message when that is found. */
+  async list(sessionKey: string, opts: { withMessages?: boolean } = {}): Promise<{ checkpoints: CheckpointDto[]; lastRestore: RestoreDto | null }> {
     const last = this.d.store.lastRestore(sessionKey);
-    return { checkpoints: this.d.store.list(sessionKey).map(toCheckpointDto), lastRestore: last ? toRestoreDto(last) : null };
+    const records = this.d.store.list(sessionKey);
+    const checkpoints = records.map(toCheckpointDto);
+    if (opts.withMessages) {
+      const transcripts = new Map<string, Awaited<ReturnType<SessionStore['loadMessages']>>>();
+      for (const [i, r] of records.entries()) {
+        if (!r.sessionId) continue;
+        if (!transcripts.has(r.sessionId)) transcripts.set(r.sessionId, await this.d.sessions.loadMessages(r.sessionId).catch(() => []));
+        const messages = transcripts.get(r.sessionId)!;
+        const at = findTurnMessage(messages, { message: r.message, startedAt: r.runStartedAt });
+        if (at !== -1) checkpoints[i]!.messageAt = messages[at]!.timestamp;
+      }
+    }
+    return { checkpoints, lastRestore: last ? toRestoreDto(last) : null };
   }
 
   async preview(sessionKey: string, id: string): Promise<CheckpointPreview> {

@@ -79,7 +79,7 @@ export async function runCheckpointsCommand(args: CheckpointsArgs, io: Io): Prom
   if (!known) throw new UsageError(`no session "${args.session}" in ${home}`);
   try {
     if (args.action === 'list') {
-      const { checkpoints } = cps.service.list(args.session);
+      const { checkpoints } = await cps.service.list(args.session);
       if (args.json) io.out(`${JSON.stringify(checkpoints.map(({ id, createdAt, label, files, skipped }) => ({ id, createdAt, label, files, skipped })))}\n`);
       else if (checkpoints.length === 0) io.out(`No checkpoints in session "${args.session}" yet (one is made before a turn's first change).\n`);
       else for (const c of checkpoints) io.out(`${c.id}\t${when(c.createdAt)}\t${c.files} files\t${c.label}\n`);

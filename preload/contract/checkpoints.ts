@@ -21,6 +21,8 @@ export interface CheckpointDto {
   message?: string;
   sessionId?: string;
   runId?: string;
+  /** Timestamp of that user message in the transcript (the chat matches its message by it). */
+  messageAt?: number;
 }
 
 export interface RestoreDto {

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { setSessionReady, startChat } from './store/chat-store.js';
 import { startApprovals } from './approvals/approval-store.js';
+import { startCheckpoints } from './checkpoints/checkpoint-store.js';
 import { startSessions } from './store/sessions-store.js';
 import { connectSettings } from './store/settings-store.js';
 import { pickTransport } from './transport/pick.js';
@@ -19,6 +20,7 @@ if ('error' in transport) {
   );
 } else {
   startApprovals(transport.api);
+  startCheckpoints(transport.api);
   connectSettings(transport.api);
   setSessionReady(startChat(transport).then(() => startSessions(transport)));
   preloadHighlighter();

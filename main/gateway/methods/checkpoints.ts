@@ -46,7 +46,7 @@ export function checkpointMethods(deps: CheckpointMethodDeps) {
     if (deps.busy(key)) throw new GatewayError('bad_request', `A run is active on session "${key}": restore when it has finished (or stop it first).`);
   };
   const handlers: { [M in CheckpointMethod]: (p: z.infer<(typeof schemas)[M]>) => Promise<Methods[M][1]> } = {
-    'checkpoints.list': async (p) => deps.service.list(p.sessionKey),
+    'checkpoints.list': (p) => deps.service.list(p.sessionKey, { withMessages: true }),
     'checkpoints.preview': (p) => mapped(() => deps.service.preview(p.sessionKey, p.id)),
     'checkpoints.diff': (p) => mapped(() => deps.service.diff(p.sessionKey, p.id, p.path)),
     'checkpoints.restore': (p) =>

@@ -9,6 +9,7 @@ import { Markdown } from './Markdown.js';
 import { CompactionDivider, RetryNotice } from './RunNotices.js';
 import { ThinkingPanel } from './ThinkingPanel.js';
 import { ToolCallItem } from './ToolCallItem.js';
+import { ChangedFilesMark } from '../checkpoints/RestoreAction.js';
 
 function PartView({ part, live, last }: { part: TurnPart; live: boolean; last: boolean }) {
   switch (part.kind) {
@@ -128,6 +129,7 @@ export const AssistantMessage = memo(function AssistantMessage({ turn }: { turn:
             Demo model
           </span>
         )}
+        <ChangedFilesMark turn={turn} />
       </header>
       {turn.warning && (
         <div className="notice notice-retry" role="status" data-testid="run-warning">

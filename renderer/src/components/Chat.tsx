@@ -5,6 +5,8 @@ import { CommandPalette } from './CommandPalette.js';
 import { Composer } from './Composer.js';
 import { ErrorBanner } from './ErrorBanner.js';
 import { MessageList } from './MessageList.js';
+import { RestoreDialog } from '../checkpoints/RestoreDialog.js';
+import { RestoreNotice } from '../checkpoints/RestoreNotice.js';
 
 /** What a screen reader hears: the run's state changes, not every streamed token. */
 function LiveStatus() {
@@ -50,11 +52,13 @@ export function Chat() {
     <main className="chat">
       <MessageList />
       <div className="composer-wrap">
+        <RestoreNotice />
         <ErrorBanner />
         <Composer />
       </div>
       <LiveStatus />
       <CommandPalette />
+      <RestoreDialog />
     </main>
   );
 }

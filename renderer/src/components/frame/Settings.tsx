@@ -17,6 +17,7 @@ import {
   type SettingsState,
 } from '../../store/settings-store.js';
 import { folderName } from './format.js';
+import { CheckpointsUsage } from '../../checkpoints/CheckpointsUsage.js';
 
 const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high'];
 const QUEUE: QueueMode[] = ['followup', 'collect', 'steer', 'interrupt'];
@@ -48,6 +49,7 @@ export function Settings() {
           <FolderSection />
           <ProvidersSection />
           <DefaultsSection />
+          <CheckpointsUsage />
           <p className="muted settings-file">Stored in {view.file}. Keys are never stored there.</p>
         </>
       )}

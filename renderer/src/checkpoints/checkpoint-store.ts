@@ -1,0 +1,147 @@
+/**
+ * X2 in the window: the open chat's checkpoints (refreshed when a run records one), the Restore… dialog (summary,
+ * list of changes, a diff on click, three choices), and the "Undo restore" notice. Kept apart from the chat
+ * store, like the approvals: the components subscribe to their own slice.
+ */
+import { create } from 'zustand';
+import type { AgentDeskApi, CheckpointData, CheckpointDiff, CheckpointDto, CheckpointPreview, RestoreDto, RestoreMode } from '../../../preload/contract.js';
+import { openSession, useChat } from '../store/chat-store.js';
+import type { Turn, UserTurn } from '../store/types.js';
+
+export interface RestoreDialog {
+  checkpoint: CheckpointDto;
+  preview?: CheckpointPreview;
+  error?: string;
+  diff?: CheckpointDiff | { path: string; loading: true };
+  /** A restore is on its way (buttons disabled). */
+  busy?: boolean;
+}
+
+interface CheckpointsState {
+  sessionKey?: string;
+  list: CheckpointDto[];
+  lastRestore: RestoreDto | null;
+  dialog?: RestoreDialog;
+  /** After a restore: what happened, with "Undo restore". */
+  notice?: { message: string; error?: boolean };
+  usage?: { bytes: number; sessions: number };
+}
+
+export const useCheckpoints = create<CheckpointsState>(() => ({ list: [], lastRestore: null }));
+
+let api: AgentDeskApi | undefined;
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export async function refreshCheckpoints(sessionKey = useChat.getState().sessionKey): Promise<void> {
+  if (!api || !sessionKey) return;
+  try {
+    const { checkpoints, lastRestore } = await api.request('checkpoints.list', { sessionKey });
+    if (useChat.getState().sessionKey === sessionKey) useCheckpoints.setState({ sessionKey, list: checkpoints, lastRestore });
+  } catch {
+    // an older gateway without checkpoints: no Restore… actions
+    useCheckpoints.setState({ sessionKey, list: [], lastRestore: null });
+  }
+}
+
+/** Subscribes to the transport's events and to the open chat (called once at start-up). */
+export function startCheckpoints(a: AgentDeskApi): void {
+  api = a;
+  a.onEvent((event) => {
+    if (event.stream === 'checkpoint' && (event.data as CheckpointData).phase === 'created' && event.sessionKey === useChat.getState().sessionKey) {
+      void refreshCheckpoints(event.sessionKey);
+    }
+  });
+  let seen = useChat.getState().sessionKey;
+  useChat.subscribe((s) => {
+    if (s.sessionKey === seen) return;
+    seen = s.sessionKey;
+    useCheckpoints.setState({ list: [], lastRestore: null, dialog: undefined, notice: undefined });
+    void refreshCheckpoints(s.sessionKey);
+  });
+  void refreshCheckpoints(seen);
+}
+
+/** The checkpoint taken in the turn this user message started: by run id (live), else by the stored message. */
+export function checkpointFor(turn: Pick<UserTurn, 'runId' | 'ts' | 'text'>, list: readonly CheckpointDto[]): CheckpointDto | undefined {
+  return (
+    (turn.runId ? list.find((c) => c.runId === turn.runId) : undefined) ??
+    list.find((c) => c.messageAt === turn.ts && (c.message === undefined || c.message === turn.text))
+  );
+}
+
+/** The user message an assistant turn answers (the nearest user turn before it). */
+export function userTurnBefore(turns: readonly Turn[], turnId: string): UserTurn | undefined {
+  const at = turns.findIndex((t) => t.id === turnId);
+  for (let i = at - 1; i >= 0; i--) if (turns[i]!.kind === 'user') return turns[i] as UserTurn;
+  return undefined;
+}
+
+export async function openRestore(checkpoint: CheckpointDto): Promise<void> {
+  const sessionKey = useChat.getState().sessionKey;
+  useCheckpoints.setState({ dialog: { checkpoint } });
+  try {
+    const preview = await api!.request('checkpoints.preview', { sessionKey, id: checkpoint.id });
+    useCheckpoints.setState((s) => (s.dialog?.checkpoint.id === checkpoint.id ? { dialog: { ...s.dialog, preview } } : s));
+  } catch (err) {
+    useCheckpoints.setState((s) => (s.dialog ? { dialog: { ...s.dialog, error: message(err) } } : s));
+  }
+}
+
+export const closeRestore = (): void => useCheckpoints.setState({ dialog: undefined });
+
+export async function showDiff(path: string): Promise<void> {
+  const dialog = useCheckpoints.getState().dialog;
+  if (!dialog || !api) return;
+  if (dialog.diff?.path === path) return useCheckpoints.setState({ dialog: { ...dialog, diff: undefined } });
+  useCheckpoints.setState({ dialog: { ...dialog, diff: { path, loading: true } } });
+  try {
+    const diff = await api.request('checkpoints.diff', { sessionKey: useChat.getState().sessionKey, id: dialog.checkpoint.id, path });
+    useCheckpoints.setState((s) => (s.dialog?.diff?.path === path ? { dialog: { ...s.dialog, diff } } : s));
+  } catch (err) {
+    useCheckpoints.setState((s) => (s.dialog ? { dialog: { ...s.dialog, diff: undefined, error: message(err) } } : s));
+  }
+}
+
+/** After a restore: the conversation (if it changed) is reloaded, and the restored message is put back to edit. */
+async function afterRestore(sessionKey: string, conversation: boolean, draft?: string): Promise<void> {
+  if (conversation) await openSession(sessionKey);
+  if (draft !== undefined) useChat.setState({ editRequest: { text: draft, nonce: Date.now() } });
+  await refreshCheckpoints(sessionKey);
+}
+
+export async function confirmRestore(mode: RestoreMode): Promise<void> {
+  const dialog = useCheckpoints.getState().dialog;
+  if (!dialog || !api || dialog.busy) return;
+  const sessionKey = useChat.getState().sessionKey;
+  useCheckpoints.setState({ dialog: { ...dialog, busy: true, error: undefined } });
+  try {
+    const result = await api.request('checkpoints.restore', { sessionKey, id: dialog.checkpoint.id, mode });
+    useCheckpoints.setState({ dialog: undefined, notice: { message: result.message.replace(/ `checkpoints undo` takes it back\.$/, '') } });
+    await afterRestore(sessionKey, result.restore.conversation, result.draft);
+  } catch (err) {
+    useCheckpoints.setState((s) => (s.dialog ? { dialog: { ...s.dialog, busy: false, error: message(err) } } : s));
+  }
+}
+
+export async function undoRestore(): Promise<void> {
+  if (!api) return;
+  const sessionKey = useChat.getState().sessionKey;
+  try {
+    const result = await api.request('checkpoints.undo', { sessionKey });
+    useCheckpoints.setState({ notice: { message: result.message.replace(/ `checkpoints undo` takes it back\.$/, '') } });
+    await afterRestore(sessionKey, result.restore.conversation);
+  } catch (err) {
+    useCheckpoints.setState({ notice: { message: message(err), error: true } });
+  }
+}
+
+export const dismissRestoreNotice = (): void => useCheckpoints.setState({ notice: undefined });
+
+export async function loadCheckpointUsage(): Promise<void> {
+  if (!api) return;
+  try {
+    useCheckpoints.setState({ usage: await api.request('checkpoints.usage', {}) });
+  } catch {
+    /* older gateway */
+  }
+}
