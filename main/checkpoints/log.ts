@@ -1,9 +1,9 @@
 /**
  * X2: one append-only JSONL log per session (`sessions/<hash of the key>.jsonl`) — its checkpoints and restores.
- * Appends are one write each, fsynced; a torn last line (a kill mid-append) is ignored on read and cut off before the
+ * Appends are one write each; a torn last line (a kill mid-append) is ignored on read and cut off before the
  * next append, so the log is never corrupted. Rewritten (temp file + rename) only by retention.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, readSync, renameSync, statSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export interface CheckpointRecord {
@@ -70,8 +70,33 @@ export function readLog(file: string): LogRecord[] {
   return out;
 }
 
-/** Cuts a torn tail back to the last newline, then appends `records` in one write and fsyncs. */
-export function appendLog(file: string, records: LogRecord[]): void {
+/** The session key a log belongs to, from its first line only (a cheap look for the start-up sweep). */
+export function logSessionKey(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.alloc(16 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const first = buf.subarray(0, n).toString('utf8').split('\n')[0]!;
+    const r = JSON.parse(first) as Partial<CheckpointRecord>;
+    return typeof r.sessionKey === 'string' ? r.sessionKey : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Cuts a torn tail back to the last newline, then appends `records` in one write; fsynced when `sync` (a restore's
+ * record; a checkpoint's is not worth a disk flush on every turn: a power cut can at worst lose the newest undo
+ * point, never corrupt the log).
+ */
+export function appendLog(file: string, records: LogRecord[], sync = true): void {
   let size = 0;
   try {
     size = statSync(file).size;
@@ -88,7 +113,7 @@ export function appendLog(file: string, records: LogRecord[]): void {
     const data = Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''));
     let done = 0;
     while (done < data.length) done += writeSync(fd, data, done, data.length - done);
-    fsyncSync(fd);
+    if (sync) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

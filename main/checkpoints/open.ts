@@ -23,7 +23,7 @@ export interface OpenedCheckpoints {
   notices: string[];
   gate(deps: Pick<GateDeps, 'run' | 'root'>): ReturnType<typeof createCheckpointGate>;
   /** Removes a deleted session's checkpoints (unless the key is in use again). */
-  forgetSession(sessionKey: string): void;
+  forgetSession(sessionKey: string): Promise<void>;
 }
 
 export async function openCheckpoints(o: {
@@ -43,16 +43,24 @@ export async function openCheckpoints(o: {
     },
   });
   await store.recoverNow();
+  // Checkpoints of chats deleted by another process, or while the app was closing, go now (a directory listing
+  // when there are none).
+  await store.sweepSessions(async (key) => (await o.sessions.get(key)) !== undefined).catch((err: unknown) => {
+    console.error(`[agentdesk] could not sweep old checkpoints: ${(err as Error).message}`);
+  });
   const service = new CheckpointService({ store, sessions: o.sessions });
   return {
     store,
     service,
     notices,
     gate: (deps) => createCheckpointGate({ store, enabled: () => o.config().checkpoints.enabled, ...deps }),
-    forgetSession: (sessionKey) =>
-      void (async () => {
+    forgetSession: async (sessionKey) => {
+      try {
         if (await o.sessions.get(sessionKey)) return;
         await store.deleteSession(sessionKey);
-      })().catch((err: unknown) => console.error(`[agentdesk] could not remove the checkpoints of "${sessionKey}": ${(err as Error).message}`)),
+      } catch (err) {
+        console.error(`[agentdesk] could not remove the checkpoints of "${sessionKey}": ${(err as Error).message}`);
+      }
+    },
   };
 }

@@ -30,12 +30,31 @@ const REPACK_BELOW = 0.5;
 export async function collectGarbage(p: { store: CheckpointStore; index: ObjectIndex; logs: LogRecord[][]; pointers: string[] }): Promise<{ trees: number; packs: number; repacked: number }> {
   const liveTrees = new Set<string>(p.pointers);
   for (const log of p.logs) for (const r of log) if (r.type === 'checkpoint') liveTrees.add(r.tree);
+  // Contents are live when a checkpoint (or a workspace's latest tree) needs them — read from the trees as
+  // materialised, so a content only an older base held is freed even though the base file stays.
   const live = new Set<string>();
-  for (const id of liveTrees) {
+  for (const id of [...liveTrees]) {
     try {
       for (const e of p.store.loadTree(id).entries) if (e.h) live.add(e.h);
     } catch {
       liveTrees.delete(id); // a missing tree keeps nothing alive
+    }
+  }
+  // A delta tree keeps its base file (and the base's base…): it is rebuilt from them.
+  for (const id of [...liveTrees]) {
+    let base: string | undefined;
+    try {
+      base = p.store.baseOf(id);
+    } catch {
+      base = undefined;
+    }
+    for (let b = base; b !== undefined && !liveTrees.has(b); ) {
+      liveTrees.add(b);
+      try {
+        b = p.store.baseOf(b);
+      } catch {
+        b = undefined;
+      }
     }
   }
   let trees = 0;

@@ -87,13 +87,12 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
         /* an unreadable .gitignore ignores nothing */
       }
     }
-    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const d of dirents) {
       const wait = pause();
       if (wait) await wait;
       if (ALWAYS_SKIPPED_NAMES.has(d.name)) continue;
       const rel = dirRel === '' ? d.name : `${dirRel}/${d.name}`;
-      const full = path.join(abs, d.name);
+      const full = `${abs}${path.sep}${d.name}`;
       if (excluded.has(full)) continue;
       if (rules.length > 0 && ignoredBy(rules, rel, d.isDirectory())) continue;
       let st;
@@ -130,7 +129,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
     }
   };
   await walk('', []);
-  // Readdir order per folder is by name, but "a-b" sorts before "a/x" as a path: sort the whole list once.
+  // One sort of the whole list by path ("a-b" sorts before "a/x", so per-folder name order would not do).
   entries.sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
   return { entries, skipped };
 }

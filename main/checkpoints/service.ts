@@ -10,6 +10,7 @@
  * - Every restore checkpoints the current state first (store.ts), so every restore — an undo included — can be
  *   undone: undo twice is a redo.
  */
+import { existsSync } from 'node:fs';
 import type { CheckpointDiff, CheckpointDto, CheckpointPreview, RestoreDto, RestoreMode, RestoreResultDto } from '../../preload/contract.js';
 import { branchTranscript, findTurnMessage, switchTranscript } from '../sessions/branch.js';
 import { sessionRunLock } from '../sessions/session-lock.js';
@@ -103,6 +104,7 @@ export class CheckpointService {
 
   async diff(sessionKey: string, id: string, rel: string): Promise<CheckpointDiff> {
     const p = await this.d.store.preview(sessionKey, id);
+    // Only a path the preview lists is read (`rel` comes from the window): never a path outside the workspace.
     const change = p.changes.find((c) => c.path === rel);
     const cp = this.d.store.checkpoint(sessionKey, id);
     const { readFile } = await import('node:fs/promises');
@@ -133,6 +135,7 @@ export class CheckpointService {
   restore(sessionKey: string, id: string, mode: RestoreMode): Promise<RestoreResultDto> {
     return this.whileNoRun(sessionKey, async () => {
       const cp = this.d.store.checkpoint(sessionKey, id);
+      if (mode !== 'conversation' && !existsSync(cp.root)) throw new RestoreRefusedError(`The folder of checkpoint ${id} (${cp.root}) no longer exists.`);
       let conversation: { from: string; to: string } | undefined;
       let draft: string | undefined;
       if (mode !== 'files') {

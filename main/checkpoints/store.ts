@@ -2,7 +2,7 @@
  * X2 checkpoint store, in the app's data folder (`<home>/checkpoints/`), never in the workspace:
  *
  *   packs/<id>.pack|.idx        file contents by sha256 (objects.ts)
- *   trees/<id>.json.gz          one tree per distinct workspace state (tree.ts)
+ *   trees/<id>.json.gz          one tree per distinct workspace state, whole or as a delta (tree.ts, tree-files.ts)
  *   sessions/<hash>.jsonl       each session's checkpoints and restores (log.ts)
  *   workspaces/<hash>.json      the latest tree of each workspace: the stat cache of the next snapshot
  *   journal.json                the operation in progress (crash recovery)
@@ -22,15 +22,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { acquireFileLock } from '../sessions/file-lock.js';
 import { KeyedMutex } from '../sessions/write-lock.js';
 import { applyTree, type ApplyReport } from './apply.js';
 import { captureTree, type CaptureStats } from './capture.js';
-import { appendLog, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
+import { appendLog, logSessionKey, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
 import { ObjectIndex, ObjectReader, PackWriter } from './objects.js';
 import type { ScanLimits } from './scan.js';
-import { decodeTree, diffTrees, encodeTree, fileCount, summarizeChanges, treeId, type Tree, type TreeChange } from './tree.js';
+import { diffTrees, fileCount, summarizeChanges, type Tree, type TreeChange } from './tree.js';
+import { TreeFiles } from './tree-files.js';
 import { collectGarbage, pruneRecords } from './retention.js';
 
 export interface CheckpointSettings extends ScanLimits {
@@ -101,7 +101,7 @@ export class CheckpointStore {
   readonly workspacesDir: string;
   private readonly index: ObjectIndex;
   private readonly mutex = new KeyedMutex();
-  private readonly trees = new Map<string, Tree>();
+  private readonly treeFiles: TreeFiles;
   private readonly now: () => number;
   /** Capture figures of the last snapshot (bench, tests). */
   lastCapture: CaptureStats | undefined;
@@ -115,6 +115,7 @@ export class CheckpointStore {
     this.sessionsDir = path.join(dir, 'sessions');
     this.workspacesDir = path.join(dir, 'workspaces');
     this.index = new ObjectIndex(this.packsDir);
+    this.treeFiles = new TreeFiles(this.treesDir);
     this.now = opts.now ?? Date.now;
   }
 
@@ -149,9 +150,10 @@ export class CheckpointStore {
     });
   }
 
+  /** A restore's journal is flushed to disk before the folder changes; a snapshot's need not be (it changes nothing). */
   private writeJournal(j: Journal): void {
     const tmp = `${this.journalFile}.tmp`;
-    writeFileSync(tmp, JSON.stringify(j), { mode: 0o600, flush: true });
+    writeFileSync(tmp, JSON.stringify(j), { mode: 0o600, flush: j.op === 'restore' });
     renameSync(tmp, this.journalFile);
   }
 
@@ -198,31 +200,19 @@ export class CheckpointStore {
   }
 
   loadTree(id: string): Tree {
-    const cached = this.trees.get(id);
-    if (cached) return cached;
-    const tree = decodeTree(gunzipSync(readFileSync(path.join(this.treesDir, `${id}.json.gz`))).toString('utf8'));
-    if (this.trees.size > 8) this.trees.delete(this.trees.keys().next().value!);
-    this.trees.set(id, tree);
-    return tree;
+    return this.treeFiles.load(id);
   }
 
-  private saveTree(tree: Tree): string {
-    const encoded = encodeTree(tree);
-    const id = treeId(encoded);
-    const file = path.join(this.treesDir, `${id}.json.gz`);
-    if (!existsSync(file)) {
-      const tmp = path.join(this.treesDir, `tmp-${id}-${randomBytes(4).toString('hex')}`);
-      writeFileSync(tmp, gzipSync(encoded, { level: 1 }), { mode: 0o600 });
-      renameSync(tmp, file);
-    }
-    this.trees.set(id, tree);
-    return id;
+  /** The tree a stored delta builds on (garbage collection keeps it alive with it). */
+  baseOf(id: string): string | undefined {
+    return this.treeFiles.baseOf(id);
   }
 
-  private previousTree(root: string): Tree | undefined {
+  /** The latest tree taken of `root` (any session): the stat cache of the next snapshot, and its delta base. */
+  private previousTree(root: string): { id: string; tree: Tree } | undefined {
     try {
       const { tree } = JSON.parse(readFileSync(path.join(this.workspacesDir, `${keyHash(root)}.json`), 'utf8')) as { tree: string };
-      return this.loadTree(tree);
+      return { id: tree, tree: this.loadTree(tree) };
     } catch {
       return undefined;
     }
@@ -231,11 +221,12 @@ export class CheckpointStore {
   /** Scans, stores new contents, records the tree (under the lock). */
   private async captureLocked(root: string): Promise<{ tree: Tree; id: string }> {
     const writer = new PackWriter(this.packsDir);
+    const previous = this.previousTree(root);
     try {
       const { tree, stats } = await captureTree(root, {
         limits: this.settings,
         exclude: [this.dir, ...(this.opts.exclude ?? [])],
-        previous: this.previousTree(root),
+        previous: previous?.tree,
         racyMs: this.opts.racyMs,
         index: this.index,
         writer,
@@ -244,7 +235,7 @@ export class CheckpointStore {
       writer.commit();
       this.index.addPack(writer.id, writer.written);
       this.lastCapture = stats;
-      const id = this.saveTree(tree);
+      const id = this.treeFiles.save(tree, previous?.id);
       const pointer = path.join(this.workspacesDir, `${keyHash(root)}.json`);
       writeFileSync(`${pointer}.tmp`, JSON.stringify({ root, tree: id }), { mode: 0o600 });
       renameSync(`${pointer}.tmp`, pointer);
@@ -274,7 +265,7 @@ export class CheckpointStore {
       skipped: tree.skipped.length,
       ...(tree.skipped.length ? { skippedSample: tree.skipped.slice(0, 20).map((s) => `${s.p} (${s.reason})`) } : {}),
     };
-    appendLog(this.logFile(input.sessionKey), [record]);
+    appendLog(this.logFile(input.sessionKey), [record], false);
     this.clearJournal();
     return record;
   }
@@ -315,7 +306,7 @@ export class CheckpointStore {
       const { tree } = await captureTree(cp.root, {
         limits: this.settings,
         exclude: [this.dir, ...(this.opts.exclude ?? [])],
-        previous: this.previousTree(cp.root),
+        previous: this.previousTree(cp.root)?.tree,
         racyMs: this.opts.racyMs,
         index: this.index,
         now: this.now,
@@ -405,6 +396,35 @@ export class CheckpointStore {
     await collectGarbage({ store: this, index: this.index, logs, pointers });
   }
 
+  /**
+   * Removes the logs of sessions that no longer exist (`isLive` false) and were last written over `minAgeMs` ago — a
+   * chat deleted while the app was closing, or by another process — then collects what nothing references.
+   * Looks without the lock first, so the usual case (nothing to remove) costs a directory listing.
+   */
+  async sweepSessions(isLive: (sessionKey: string) => Promise<boolean>, minAgeMs = 60_000): Promise<number> {
+    const stale = async () => {
+      const out: string[] = [];
+      for (const name of safeReaddir(this.sessionsDir).filter((n) => n.endsWith('.jsonl'))) {
+        const file = path.join(this.sessionsDir, name);
+        try {
+          if (statSync(file).mtimeMs > this.now() - minAgeMs) continue;
+        } catch {
+          continue;
+        }
+        const key = logSessionKey(file);
+        if (key !== undefined && !(await isLive(key))) out.push(file);
+      }
+      return out;
+    };
+    if ((await stale()).length === 0) return 0;
+    return this.locked(async () => {
+      const files = await stale();
+      for (const f of files) rmSync(f, { force: true });
+      if (files.length) await this.gcLocked();
+      return files.length;
+    });
+  }
+
   /** Removes a session's checkpoints (with the session) and collects what nothing references any more. */
   deleteSession(sessionKey: string): Promise<void> {
     return this.locked(async () => {
@@ -437,7 +457,7 @@ export class CheckpointStore {
   /** For retention.ts: remove a tree file / a pack. */
   removeTree(id: string): void {
     rmSync(path.join(this.treesDir, `${id}.json.gz`), { force: true });
-    this.trees.delete(id);
+    this.treeFiles.forget(id);
   }
 
   treeIds(): string[] {

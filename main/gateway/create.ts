@@ -281,7 +281,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     ...subagentMethods(subagents),
     ...authMethods(auth),
     ...approvalMethods(approvals),
-    ...checkpointMethods({ service: checkpoints.service, store: checkpoints.store, busy: (key) => active.sessionKeys().has(key) }),
+    ...checkpointMethods({ service: checkpoints.service, store: checkpoints.store, busy: (key) => active.sessionKeys().has(key), notices: checkpoints.notices }),
     ...settingsMethods,
     ...authKeyMethods,
   };

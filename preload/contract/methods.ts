@@ -53,8 +53,11 @@ export interface Methods {
   'subagents.steer': [{ id: string; message: string }, SteerResultDto];
   /** T3: answers a pending approval request; `ok: false` when it was already answered or its run ended. */
   'approvals.respond': [ApprovalRespondParams, { ok: boolean }];
-  /** X2: the session's checkpoints (oldest first) and its last restore (for "Undo restore"). */
-  'checkpoints.list': [{ sessionKey: string }, { checkpoints: CheckpointDto[]; lastRestore: RestoreDto | null }];
+  /**
+   * X2: the session's checkpoints (oldest first), its last restore (for "Undo restore"), and what was finished
+   * after a crash at start-up (an interrupted restore completed, an interrupted checkpoint discarded).
+   */
+  'checkpoints.list': [{ sessionKey: string }, { checkpoints: CheckpointDto[]; lastRestore: RestoreDto | null; notices?: string[] }];
   /** X2: what restoring the files of checkpoint `id` would change now. */
   'checkpoints.preview': [{ sessionKey: string; id: string }, CheckpointPreview];
   'checkpoints.diff': [{ sessionKey: string; id: string; path: string }, CheckpointDiff];

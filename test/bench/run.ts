@@ -20,9 +20,12 @@
  *    (process.getActiveResourcesInfo: timers, sockets, child processes) at run 100 vs run 1 000, and after
  *    `close()` vs before the gateway existed.
  *
+ * 6. X2 checkpoints on 10 000 files / 100 MB: the first snapshot, a later one, and a CLI turn with a `write` with
+ *    checkpoints on vs off (test/bench/checkpoints.ts).
+ *
  * The fake servers run in child processes (test/fake/serve.ts), so their CPU is not counted in item 2.
  * BENCH_RUNS (default 9) sets the number of pairs in item 1; BENCH_CPU_RUNS (default 5) those of item 2; BENCH_SOAK_RUNS
- * (default 1 000) the soak's runs; BENCH_ONLY=cli,cpu,sessions,lanes,soak picks rows.
+ * (default 1 000) the soak's runs; BENCH_ONLY=cli,cpu,sessions,lanes,soak,checkpoints picks rows.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,6 +39,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createAppGateway } from '../../main/gateway/create.js';
 import type { Message } from '../../main/engine/messages.js';
 import { SessionStore } from '../../main/sessions/store.js';
+import { checkpointRows } from './checkpoints.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -423,11 +427,12 @@ function printTable(rows: Row[]): void {
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'out/main/cli.js'))) execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const reply = 'The quick brown fox jumps over the lazy dog. '.repeat(200); // 9 000 chars in 750 deltas
-  const [turn, stream, lanes, soak] = await Promise.all([
+  const [turn, stream, lanes, soak, writeTurn] = await Promise.all([
     startServer(['--text', reply, '--chunk', '12']),
     startServer(['--text-repeat', String(DELTAS), '--chunk', '1']),
     startServer(['--text', 'A short answer for the lanes.', '--chunk', '6', '--delay', '5']),
     startServer(['--scenario', 'tool-loop', '--tool', 'exec', '--args', '{"command":"echo soak"}', '--final', 'Done.']),
+    startServer(['--scenario', 'tool-loop', '--tool', 'write', '--args', '{"path":"dir0/file0.txt","content":"written by the bench"}', '--final', 'Done.']),
   ]);
   const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
   const loadBefore = load();
@@ -440,11 +445,12 @@ async function main(): Promise<void> {
       ...(want('sessions') ? await sessionsRows() : []),
       ...(want('lanes') ? [await lanesRow(lanes.baseUrl)] : []),
       ...(want('soak') ? [await soakRow(soak.baseUrl)] : []),
+      ...(want('checkpoints') ? await checkpointRows(writeTurn.baseUrl, RUNS) : []),
     ];
     console.log(`\nnpm run bench — ${new Date().toISOString()}, node ${process.version}, load average ${loadBefore} → ${load()}\n`);
     printTable(rows);
   } finally {
-    for (const server of [turn, stream, lanes, soak]) server.child.kill();
+    for (const server of [turn, stream, lanes, soak, writeTurn]) server.child.kill();
   }
 }
 

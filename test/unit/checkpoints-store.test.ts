@@ -142,20 +142,29 @@ describe('CheckpointStore', () => {
     expect(readFileSync(path.join(root, 'b.txt'), 'utf8')).toBe('changed b');
   });
 
-  it('keeps the last N turn checkpoints and collects what nothing references', async () => {
+  it('keeps the last N turn checkpoints and collects what nothing references (delta trees keep their bases)', async () => {
     const root = tmp('ws');
     const home = tmp('home');
+    for (let i = 0; i < 40; i++) write(root, `f${i}.txt`, `stable ${i}`);
     const store = new CheckpointStore(home, { settings: () => ({ ...DEFAULT_CHECKPOINT_SETTINGS, keep: 2 }), onNotice: () => {} });
+    const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       write(root, 'file.txt', `version ${i} `.repeat(100));
-      await store.snapshot({ sessionKey: 's', root, label: `turn ${i}` });
+      ids.push((await store.snapshot({ sessionKey: 's', root, label: `turn ${i}` })).id);
     }
     expect(store.list('s').map((r) => r.label)).toEqual(['turn 3', 'turn 4']);
-    // Only the live versions remain in the packs (plus the workspace's latest tree, the stat cache).
+    // Every kept checkpoint still restores exactly, from a fresh store (trees and bases read back from disk).
+    for (const [i, id] of [[3, ids[3]!], [4, ids[4]!]] as const) {
+      await new CheckpointStore(home, { onNotice: () => {} }).restore({ sessionKey: 's', id, files: true });
+      expect(readFileSync(path.join(root, 'file.txt'), 'utf8')).toBe(`version ${i} `.repeat(100));
+      expect(readFileSync(path.join(root, 'f7.txt'), 'utf8')).toBe('stable 7');
+    }
+    // Versions 0-2 of file.txt are gone from the packs; the live ones and the stable files remain.
     const packed = readdirSync(path.join(home, 'packs'))
       .filter((n) => n.endsWith('.pack'))
       .reduce((n, p) => n + statSync(path.join(home, 'packs', p)).size, 0);
-    expect(packed).toBeLessThanOrEqual(2 * 1000 + 10);
+    expect(packed).toBeLessThan(3 * 1000 + 40 * 10);
+    expect(packed).toBeGreaterThanOrEqual(2 * 1000);
     await store.deleteSession('s');
     expect(store.list('s')).toEqual([]);
   });

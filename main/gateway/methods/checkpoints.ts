@@ -28,6 +28,8 @@ export interface CheckpointMethodDeps {
   store: CheckpointStore;
   /** Sessions with a run in this process (refused at once; other processes' runs through the session lock). */
   busy: (sessionKey: string) => boolean;
+  /** Lines about operations finished after a crash (shown once by the window). */
+  notices: readonly string[];
 }
 
 /** Errors a person can act on become bad_request / not_found with their own one line. */
@@ -46,7 +48,7 @@ export function checkpointMethods(deps: CheckpointMethodDeps) {
     if (deps.busy(key)) throw new GatewayError('bad_request', `A run is active on session "${key}": restore when it has finished (or stop it first).`);
   };
   const handlers: { [M in CheckpointMethod]: (p: z.infer<(typeof schemas)[M]>) => Promise<Methods[M][1]> } = {
-    'checkpoints.list': (p) => deps.service.list(p.sessionKey, { withMessages: true }),
+    'checkpoints.list': async (p) => ({ ...(await deps.service.list(p.sessionKey, { withMessages: true })), notices: [...deps.notices] }),
     'checkpoints.preview': (p) => mapped(() => deps.service.preview(p.sessionKey, p.id)),
     'checkpoints.diff': (p) => mapped(() => deps.service.diff(p.sessionKey, p.id, p.path)),
     'checkpoints.restore': (p) =>

@@ -55,7 +55,7 @@ export interface SessionMethodDeps {
   /** E19 `session_end`: a chat was deleted or reset (its transcript ends here). */
   onSessionEnd?: (event: { sessionKey: string; sessionId: string; reason: 'deleted' | 'reset' }) => void;
   /** A deleted session is gone for good (its undo window is over): its checkpoints go too (X2). */
-  onPurge?: (sessionKey: string) => void;
+  onPurge?: (sessionKey: string) => void | Promise<void>;
 }
 
 export function toSummary(s: SessionEntry): SessionSummary {
@@ -192,7 +192,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       const timer = timers.setTimeout(() => {
         trash.delete(p.sessionKey);
         void purge(entry.sessionId);
-        deps.onPurge?.(p.sessionKey);
+        void deps.onPurge?.(p.sessionKey);
       }, undoWindow);
       trash.set(p.sessionKey, { entry, timer });
       deps.onSessionEnd?.({ sessionKey: p.sessionKey, sessionId: entry.sessionId, reason: 'deleted' });
@@ -269,7 +269,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
         timers.clearTimeout(item.timer);
         trash.delete(key);
         await purge(item.entry.sessionId);
-        deps.onPurge?.(key);
+        await deps.onPurge?.(key);
       }
     },
   };

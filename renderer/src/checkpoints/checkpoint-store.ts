@@ -30,13 +30,19 @@ interface CheckpointsState {
 export const useCheckpoints = create<CheckpointsState>(() => ({ list: [], lastRestore: null }));
 
 let api: AgentDeskApi | undefined;
+/** Recovery notices already shown in this window. */
+const shownNotices = new Set<string>();
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export async function refreshCheckpoints(sessionKey = useChat.getState().sessionKey): Promise<void> {
   if (!api || !sessionKey) return;
   try {
-    const { checkpoints, lastRestore } = await api.request('checkpoints.list', { sessionKey });
+    const { checkpoints, lastRestore, notices = [] } = await api.request('checkpoints.list', { sessionKey });
     if (useChat.getState().sessionKey === sessionKey) useCheckpoints.setState({ sessionKey, list: checkpoints, lastRestore });
+    // After a crash: what the start-up finished (a restore completed, a checkpoint discarded), said once.
+    const fresh = notices.filter((n) => !shownNotices.has(n));
+    for (const n of fresh) shownNotices.add(n);
+    if (fresh.length > 0 && !useCheckpoints.getState().notice) useCheckpoints.setState({ notice: { message: fresh.join(' ') } });
   } catch {
     // an older gateway without checkpoints: no Restore… actions
     useCheckpoints.setState({ sessionKey, list: [], lastRestore: null });

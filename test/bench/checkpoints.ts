@@ -1,0 +1,144 @@
+/**
+ * `npm run bench` rows for X2 checkpoints, on a generated workspace of 10 000 files / 100 MB (10 KB each, in 100
+ * folders, mtimes an hour old like a checkout):
+ *
+ * 1. the first snapshot of a session (an empty store: every file read, hashed and packed) vs the goal 1.5 s;
+ * 2. a later snapshot with 3 files changed, by a fresh store object each time (as a new CLI process would: the
+ *    previous tree is read back from disk), median of 5, vs the goal 100 ms;
+ * 3. one CLI turn with a `write` call (two model calls, the file written) with checkpoints on vs the same turn with
+ *    `checkpoints.enabled: false`, each in its own copy of the workspace, median of per-round ratios (order rotates)
+ *    vs the goal 1.10× — on the 10 000-file workspace and on a 1 000-file / 10 MB one.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CheckpointStore } from '../../main/checkpoints/store.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface CheckpointRow {
+  what: string;
+  ours: string;
+  yardstick: string;
+  ratio: number;
+  goal: string;
+  ok: boolean;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** `files` files of `size` bytes (random, so nothing dedupes) in 100 folders, an hour old. */
+export function makeWorkspace(files: number, size: number): string {
+  const root = mkdtempSync(join(tmpdir(), 'agentdesk-bench-cpws-'));
+  const old = new Date(Date.now() - 3600_000);
+  for (let i = 0; i < files; i++) {
+    const dir = join(root, `dir${i % 100}`);
+    if (i < 100) mkdirSync(dir);
+    const file = join(dir, `file${i}.txt`);
+    writeFileSync(file, randomBytes(size / 2).toString('hex'));
+    utimesSync(file, old, old);
+  }
+  writeFileSync(join(root, '.gitignore'), 'build/\n');
+  return root;
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve((performance.now() - t) / 1000) : reject(new Error(`${args.join(' ')} failed (${code}): ${stderr}`))));
+  });
+}
+
+async function snapshotRows(ws: string): Promise<CheckpointRow[]> {
+  const home = mkdtempSync(join(tmpdir(), 'agentdesk-bench-cphome-'));
+  try {
+    let t = performance.now();
+    await new CheckpointStore(home, { onNotice: () => {} }).snapshot({ sessionKey: 'bench', root: ws, label: 'first' });
+    const first = (performance.now() - t) / 1000;
+    const later: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      for (let j = 0; j < 3; j++) writeFileSync(join(ws, `dir${j}`, `file${j}.txt`), `changed ${i} ${j}`);
+      const store = new CheckpointStore(home, { onNotice: () => {} });
+      t = performance.now();
+      await store.snapshot({ sessionKey: 'bench', root: ws, label: `later ${i}` });
+      later.push(performance.now() - t);
+    }
+    const l = median(later);
+    return [
+      { what: 'checkpoint: first snapshot, 10 000 files / 100 MB', ours: `${first.toFixed(2)} s`, yardstick: 'goal 1.5 s', ratio: first / 1.5, goal: '≤ 1', ok: first <= 1.5 },
+      { what: 'checkpoint: later snapshot, 3 files changed (median of 5)', ours: `${l.toFixed(0)} ms`, yardstick: 'goal 100 ms', ratio: l / 100, goal: '≤ 1', ok: l <= 100 },
+    ];
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function writeTurnRow(baseUrl: string, files: number, size: number, label: string, rounds: number): Promise<CheckpointRow> {
+  const homes = { on: mkdtempSync(join(tmpdir(), 'agentdesk-bench-on-')), off: mkdtempSync(join(tmpdir(), 'agentdesk-bench-off-')) };
+  const wss = { on: makeWorkspace(files, size), off: makeWorkspace(files, size) };
+  for (const k of ['on', 'off'] as const) {
+    writeFileSync(
+      join(homes[k], 'config.json'),
+      JSON.stringify({
+        providers: { fake: { api: 'anthropic', baseUrl, models: [{ id: 'bench', maxTokens: 4096 }] } },
+        authProfiles: [{ id: 'fake:bench', provider: 'fake', apiKeyEnv: 'BENCH_KEY' }],
+        agent: { model: { primary: 'fake/bench' }, approvals: { mode: 'auto' } },
+        checkpoints: { enabled: k === 'on' },
+      }),
+    );
+  }
+  const env = { ...process.env, ANTHROPIC_API_KEY: '', BENCH_KEY: 'sk-ant-bench' };
+  const turn = (k: 'on' | 'off') =>
+    run(process.execPath, [join(ROOT, 'bin/agentdesk.mjs'), 'agent', '--home', homes[k], '--workspace', wss[k], '--session', 'bench', '--message', 'write it'], env);
+  try {
+    // The session's first snapshot (every file read) happens once; the rows measure the turns after it.
+    await turn('on');
+    await turn('off');
+    const ratios: number[] = [];
+    const on: number[] = [];
+    const off: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const order = i % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+      const t: Record<string, number> = {};
+      for (const k of order) t[k] = await turn(k);
+      on.push(t.on!);
+      off.push(t.off!);
+      ratios.push(t.on! / t.off!);
+    }
+    const r = median(ratios);
+    return {
+      what: `CLI turn with a write, checkpoints on (${label}, ${rounds} rounds)`,
+      ours: `${median(on).toFixed(3)} s`,
+      yardstick: `checkpoints off ${median(off).toFixed(3)} s`,
+      ratio: r,
+      goal: '≤ 1.10×',
+      ok: r <= 1.1,
+    };
+  } finally {
+    for (const d of [...Object.values(homes), ...Object.values(wss)]) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** `baseUrl`: a fake server scripted to call `write` once and then answer. */
+export async function checkpointRows(baseUrl: string, rounds: number): Promise<CheckpointRow[]> {
+  const ws = makeWorkspace(10_000, 10_000);
+  try {
+    return [
+      ...(await snapshotRows(ws)),
+      await writeTurnRow(baseUrl, 10_000, 10_000, '10 000 files / 100 MB', rounds),
+      await writeTurnRow(baseUrl, 1_000, 10_000, '1 000 files / 10 MB', rounds),
+    ];
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
