@@ -19,8 +19,8 @@
  * never touched: "before"); one killed mid-restore is rolled forward by whoever takes the lock next ("after"), and
  * that process says which (`notices`).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { acquireFileLock } from '../sessions/file-lock.js';
 import { KeyedMutex } from '../sessions/write-lock.js';
@@ -28,71 +28,13 @@ import { applyTree, type ApplyReport } from './apply.js';
 import { captureTree, type CaptureStats } from './capture.js';
 import { appendLog, logSessionKey, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
 import { ObjectIndex, ObjectReader, PackWriter } from './objects.js';
-import type { ScanLimits } from './scan.js';
+import { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions } from './store-types.js';
+import { clearJournal, diskUsage, keyHash, readJournal, safeReaddir, sweepTemporaries, writeJournal } from './layout.js';
 import { diffTrees, fileCount, summarizeChanges, type Tree, type TreeChange } from './tree.js';
 import { TreeFiles } from './tree-files.js';
 import { collectGarbage, pruneRecords } from './retention.js';
 
-export interface CheckpointSettings extends ScanLimits {
-  /** Turn checkpoints kept per session. */
-  keep: number;
-  /** Checkpoints older than this are dropped. */
-  maxAgeMs: number;
-}
-
-export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
-  maxFileBytes: 10 * 1024 * 1024,
-  maxTotalBytes: 1024 * 1024 * 1024,
-  keep: 100,
-  maxAgeMs: 30 * 24 * 3600 * 1000,
-};
-
-export class CheckpointNotFoundError extends Error {
-  override name = 'CheckpointNotFoundError';
-}
-
-export interface SnapshotInput {
-  sessionKey: string;
-  root: string;
-  label: string;
-  kind?: CheckpointRecord['kind'];
-  sessionId?: string;
-  runId?: string;
-  runStartedAt?: number;
-  message?: string;
-}
-
-/** Switches a session's conversation to another transcript (the session store's part of a restore). */
-export type SwitchConversation = (sessionKey: string, sessionId: string) => Promise<void>;
-
-export interface RestorePlan {
-  sessionKey: string;
-  /** The checkpoint to restore to. */
-  id: string;
-  files: boolean;
-  undoOf?: string;
-  /** Prepared before the restore (a branch transcript already written): switched to as part of it. */
-  conversation?: { from: string; to: string };
-}
-
-type Journal =
-  | { op: 'snapshot'; sessionKey: string; root: string; startedAt: number }
-  | { op: 'restore'; sessionKey: string; root: string; startedAt: number; tree?: string; record: RestoreRecord };
-
-export interface StoreOptions {
-  settings?: () => CheckpointSettings;
-  now?: () => number;
-  racyMs?: number;
-  /** Paths never captured (the data folder when it lies inside a workspace). */
-  exclude?: readonly string[];
-  switchConversation?: SwitchConversation;
-  /** A line for the person about a recovered operation (default: stderr). */
-  onNotice?: (line: string) => void;
-  /** How long a killed holder's lock blocks others (default file-lock's 10 s). */
-  lockStaleMs?: number;
-}
-
-const keyHash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 32);
+export { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions, type SwitchConversation } from './store-types.js';
 
 export class CheckpointStore {
   readonly packsDir: string;
@@ -150,32 +92,17 @@ export class CheckpointStore {
     });
   }
 
-  /** A restore's journal is flushed to disk before the folder changes; a snapshot's need not be (it changes nothing). */
-  private writeJournal(j: Journal): void {
-    const tmp = `${this.journalFile}.tmp`;
-    writeFileSync(tmp, JSON.stringify(j), { mode: 0o600, flush: j.op === 'restore' });
-    renameSync(tmp, this.journalFile);
-  }
-
-  private clearJournal(): void {
-    rmSync(this.journalFile, { force: true });
-  }
-
   private notice(line: string) {
     (this.opts.onNotice ?? ((l: string) => process.stderr.write(`agentdesk: ${l}\n`)))(line);
   }
 
   /** Finishes an operation a killed process left behind (called under the lock). */
   private async recover(): Promise<void> {
-    let j: Journal;
-    try {
-      j = JSON.parse(readFileSync(this.journalFile, 'utf8')) as Journal;
-    } catch {
-      return;
-    }
-    this.sweepTemporaries();
+    const j = readJournal(this.journalFile);
+    if (!j) return;
+    sweepTemporaries(this.packsDir, [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir]);
     if (j.op === 'snapshot') {
-      this.clearJournal();
+      clearJournal(this.journalFile);
       this.notice(
         `A checkpoint of session "${j.sessionKey}" was interrupted; ${j.root} was not changed by it (it is as before) and the partial checkpoint was discarded.`,
       );
@@ -184,19 +111,10 @@ export class CheckpointStore {
     if (j.tree) await this.applyLocked(j.root, this.loadTree(j.tree));
     if (j.record.conversation) await this.opts.switchConversation?.(j.sessionKey, j.record.conversation.to);
     if (!readLog(this.logFile(j.sessionKey)).some((r) => r.id === j.record.id)) appendLog(this.logFile(j.sessionKey), [j.record]);
-    this.clearJournal();
+    clearJournal(this.journalFile);
     this.notice(
       `An interrupted restore of session "${j.sessionKey}" was completed: ${j.root} is now as it was at checkpoint ${j.record.target} (after the restore).`,
     );
-  }
-
-  private sweepTemporaries(): void {
-    for (const d of [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir]) {
-      for (const name of safeReaddir(d)) if (name.startsWith('tmp-')) rmSync(path.join(d, name), { force: true });
-    }
-    // A pack renamed into place whose index was never written is unknown to every reader.
-    const names = new Set(safeReaddir(this.packsDir));
-    for (const name of names) if (name.endsWith('.pack') && !names.has(`${name.slice(0, -5)}.idx`)) rmSync(path.join(this.packsDir, name), { force: true });
   }
 
   loadTree(id: string): Tree {
@@ -247,7 +165,7 @@ export class CheckpointStore {
   }
 
   private async snapshotLocked(input: SnapshotInput): Promise<CheckpointRecord> {
-    this.writeJournal({ op: 'snapshot', sessionKey: input.sessionKey, root: input.root, startedAt: this.now() });
+    writeJournal(this.journalFile, { op: 'snapshot', sessionKey: input.sessionKey, root: input.root, startedAt: this.now() });
     const { tree, id } = await this.captureLocked(input.root);
     const record: CheckpointRecord = {
       type: 'checkpoint',
@@ -266,7 +184,7 @@ export class CheckpointStore {
       ...(tree.skipped.length ? { skippedSample: tree.skipped.slice(0, 20).map((s) => `${s.p} (${s.reason})`) } : {}),
     };
     appendLog(this.logFile(input.sessionKey), [record], false);
-    this.clearJournal();
+    clearJournal(this.journalFile);
     return record;
   }
 
@@ -364,11 +282,11 @@ export class CheckpointStore {
         ...(plan.conversation ? { conversation: plan.conversation } : {}),
         summary: plan.files ? summarizeChanges(diffTrees(this.loadTree(before.tree), targetTree)) : { modified: 0, created: 0, deleted: 0 },
       };
-      this.writeJournal({ op: 'restore', sessionKey: plan.sessionKey, root: target.root, startedAt: this.now(), ...(plan.files ? { tree: target.tree } : {}), record });
+      writeJournal(this.journalFile, { op: 'restore', sessionKey: plan.sessionKey, root: target.root, startedAt: this.now(), ...(plan.files ? { tree: target.tree } : {}), record });
       const report = plan.files ? await this.applyLocked(target.root, targetTree, this.loadTree(before.tree)) : undefined;
       if (plan.conversation) await this.opts.switchConversation?.(plan.sessionKey, plan.conversation.to);
       appendLog(this.logFile(plan.sessionKey), [record]);
-      this.clearJournal();
+      clearJournal(this.journalFile);
       return { record, ...(report ? { report } : {}) };
     });
   }
@@ -441,17 +359,7 @@ export class CheckpointStore {
 
   /** Bytes the store takes on disk. */
   diskUsage(): { bytes: number; sessions: number } {
-    let bytes = 0;
-    for (const d of [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir]) {
-      for (const n of safeReaddir(d)) {
-        try {
-          bytes += statSync(path.join(d, n)).size;
-        } catch {
-          /* removed meanwhile */
-        }
-      }
-    }
-    return { bytes, sessions: safeReaddir(this.sessionsDir).filter((n) => n.endsWith('.jsonl')).length };
+    return diskUsage([this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir], this.sessionsDir);
   }
 
   /** For retention.ts: remove a tree file / a pack. */
@@ -473,14 +381,6 @@ export class CheckpointStore {
 
   newPackWriter(): PackWriter {
     return new PackWriter(this.packsDir);
-  }
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
   }
 }
 

@@ -60,7 +60,7 @@ describe('checkpoints through the gateway', () => {
   }, 60_000);
 
   it("a deleted chat's checkpoints go with it; one deleted by another process goes at the next start", async () => {
-    const { gw, home } = await h.open({ prefix: 'cpdel', configJson: config(), files: { 'a.txt': 'one\n' }, env });
+    const { gw, home, workspace } = await h.open({ prefix: 'cpdel', configJson: config(), files: { 'a.txt': 'one\n' }, env });
     for (const key of ['gone', 'kept']) {
       h.fakes.anthropic.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'a.txt', content: key } }] }, { text: 'ok' });
       const run = await gw.request('agent', { message: `write for ${key}`, sessionKey: key });
@@ -83,7 +83,7 @@ describe('checkpoints through the gateway', () => {
     const logs = join(CheckpointStore.dirIn(home), 'sessions');
     const old = new Date(Date.now() - 120_000);
     for (const n of readdirSync(logs)) utimesSync(join(logs, n), old, old);
-    await h.start({ home, workspace: home, env });
+    await h.start({ home, workspace, env });
     expect(store.list('kept')).toEqual([]);
     expect(existsSync(logs)).toBe(true);
   }, 60_000);

@@ -1,0 +1,64 @@
+/**
+ * X2 checkpoint store on disk: names, the journal of the operation in progress, clean-up of what a killed process
+ * left (temporary files, a pack without its index), and disk use. Plain file helpers for store.ts.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RestoreRecord } from './log.js';
+
+/** The operation in progress: a snapshot (changes nothing in the folder) or a restore (rolled forward after a kill). */
+export type Journal =
+  | { op: 'snapshot'; sessionKey: string; root: string; startedAt: number }
+  | { op: 'restore'; sessionKey: string; root: string; startedAt: number; tree?: string; record: RestoreRecord };
+
+/** File names from a session key or a folder path (never the text itself in a file name). */
+export const keyHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);
+
+export function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** A restore's journal is flushed to disk before the folder changes; a snapshot's need not be (it changes nothing). */
+export function writeJournal(file: string, j: Journal): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(j), { mode: 0o600, flush: j.op === 'restore' });
+  renameSync(tmp, file);
+}
+
+export function readJournal(file: string): Journal | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Journal;
+  } catch {
+    return undefined; // none (or a temporary one never renamed into place: nothing had started)
+  }
+}
+
+export function clearJournal(file: string): void {
+  rmSync(file, { force: true });
+}
+
+/** Removes temporary files, and packs whose index was never written (unknown to every reader). */
+export function sweepTemporaries(packsDir: string, dirs: readonly string[]): void {
+  for (const d of dirs) for (const name of safeReaddir(d)) if (name.startsWith('tmp-')) rmSync(path.join(d, name), { force: true });
+  const names = new Set(safeReaddir(packsDir));
+  for (const name of names) if (name.endsWith('.pack') && !names.has(`${name.slice(0, -5)}.idx`)) rmSync(path.join(packsDir, name), { force: true });
+}
+
+export function diskUsage(dirs: readonly string[], sessionsDir: string): { bytes: number; sessions: number } {
+  let bytes = 0;
+  for (const d of dirs) {
+    for (const n of safeReaddir(d)) {
+      try {
+        bytes += statSync(path.join(d, n)).size;
+      } catch {
+        /* removed meanwhile */
+      }
+    }
+  }
+  return { bytes, sessions: safeReaddir(sessionsDir).filter((n) => n.endsWith('.jsonl')).length };
+}
