@@ -59,6 +59,8 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
   });
 
   const printer = args.json ? jsonPrinter(io) : textPrinter(io);
+  // X1: a server that cannot start, a tool budget warning — one stderr line each (also with --json).
+  const stopNotices = gateway.mcp.onNotice((n) => io.err(`agentdesk: ${n.message}\n`));
   const approver = createCliApprover(args.approve ?? config.agent.approvals.mode, io.prompt ?? terminalPromptIo(io.err), (approvalId, decision, reason) =>
     gateway.request('approvals.respond', { approvalId, decision, ...(reason ? { reason } : {}) }),
   );
@@ -94,6 +96,7 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
     return result.status === 'ok' ? EXIT_OK : EXIT_RUN_FAILED;
   } finally {
     unsubscribe();
+    stopNotices();
     await gateway.close();
   }
 }

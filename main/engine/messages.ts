@@ -69,6 +69,13 @@ export interface AssistantMessage {
   timestamp: number;
 }
 
+/** An image given to the model (base64), e.g. from an MCP tool result. */
+export interface ImageData {
+  type: 'image';
+  mimeType: string;
+  data: string;
+}
+
 export interface ToolResultMessage {
   role: 'toolResult';
   toolCallId: string;
@@ -76,6 +83,8 @@ export interface ToolResultMessage {
   content: string;
   isError: boolean;
   timestamp: number;
+  /** Images the tool returned (`content` names them too, for models that are given no images). */
+  images?: ImageData[];
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

@@ -54,6 +54,12 @@ import { applySettings } from '../settings/effective.js';
 import { listEndpointModels } from '../providers/list-models.js';
 import { createRunExecution } from './run-execution.js';
 import { agentMethods } from './methods/agent.js';
+import { McpManager } from '../mcp/manager.js';
+import { keychainSecretSource, MCP_KEYCHAIN_SERVICE } from '../mcp/secrets.js';
+import { toolTokens } from '../mcp/budget.js';
+import { toolSpecsOf } from '../tools/index.js';
+import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
+import { effectiveContextTokens } from '../engine/models.js';
 import { appMethods } from './methods/app.js';
 import { checkpointMethods } from './methods/checkpoints.js';
 import { openCheckpoints } from '../checkpoints/open.js';
@@ -61,6 +67,8 @@ import { openCheckpoints } from '../checkpoints/open.js';
 export interface AppGateway extends GatewayApi {
   readonly config: AppConfig;
   readonly workspace: string;
+  /** X1: the MCP servers (the CLI prints their notices). */
+  readonly mcp: McpManager;
   close(): Promise<void>;
 }
 
@@ -90,6 +98,8 @@ export interface GatewayOptions {
   pickFolder?: () => Promise<string | undefined>;
   /** The desktop app's encrypted key store (Electron safeStorage), used only when the person chose it. */
   openFallbackSecrets?: () => Promise<SecretStore>;
+  /** X1: the keychain of MCP server secrets and OAuth tokens (default: keytar, service "AgentDesk MCP"). */
+  openMcpSecrets?: () => Promise<SecretStore>;
 }
 
 /** Idle watchdog per provider: configured timeoutSeconds, else 120 s for cloud APIs and 300 s for self-hosted ones. */
@@ -137,11 +147,31 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     },
     modeOverride: opts.approvalMode,
     sandboxed: async () => (await execSandboxStatus(sandbox)).kind !== 'none',
+    toolInfo: (tool) => {
+      const info = mcp.toolInfo(tool);
+      return info && { mode: info.mode, mcp: { server: info.server, tool: info.tool, ...(info.annotations ? { annotations: info.annotations } : {}) } };
+    },
   });
   hooks.approvals = approvals.gate;
   // X2: the workspace is checkpointed before each turn's first change; an operation a killed process left
   // half-done is finished first (and said on stderr).
   const checkpoints = await openCheckpoints({ home: opts.home, sessions: store, config: () => config });
+  // X1: MCP servers, one client each for every run of this gateway; secrets from their own keychain service.
+  let mcpKeychain: Promise<SecretStore> | undefined;
+  const openMcpSecrets = () =>
+    (mcpKeychain ??= (opts.openMcpSecrets ?? (() => openKeychain({ service: MCP_KEYCHAIN_SERVICE })))().catch((err) => {
+      mcpKeychain = undefined;
+      throw err;
+    }));
+  const mcp = new McpManager({
+    home: opts.home,
+    servers: () => config.mcpServers,
+    env,
+    scrub: () => configuredSecrets(config, env, secrets),
+    secrets: keychainSecretSource(openMcpSecrets),
+    clientVersion: opts.version ?? '0.1.0',
+    now,
+  });
   const lanes = new Lanes({ maxConcurrent: config.agent.maxConcurrent, timers, now, sessionLock: sessionRunLock(store.dir) });
   const runs = new RunRegistry(timers);
   const hub = new EventHub();
@@ -251,6 +281,15 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     tools,
     parentTools: () => parentTools,
     isClosed: () => closed,
+    mcpTools: async (model, builtIn) => {
+      const reserved = [...builtIn.map((t) => t.name), SEND_MESSAGE_TOOL];
+      const { tools: offered } = await mcp.toolsForRun({
+        reserved,
+        windowTokens: effectiveContextTokens(model, config),
+        builtInTokens: toolTokens(toolSpecsOf(builtIn)),
+      });
+      return offered;
+    },
   });
 
   const subagents = new Subagents({
@@ -295,6 +334,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     get workspace() {
       return workspace;
     },
+    mcp,
     async request<M extends MethodName>(method: M, params: unknown): Promise<Methods[M][1]> {
       const handler = Object.hasOwn(handlers, method) ? (handlers[method] as (p: unknown) => Promise<Methods[M][1]>) : undefined;
       if (!handler) throw new GatewayError('unknown_method', `Unknown method "${String(method)}".`);
@@ -314,6 +354,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       for (const run of runs.active()) runs.abort(run.runId, new Error('The app is closing.'));
       await Promise.allSettled(runs.active().map((r) => r.done));
       await control.close();
+      await mcp.close();
       await sessions.close();
     },
   };

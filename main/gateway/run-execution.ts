@@ -65,6 +65,8 @@ export interface RunExecutionContext {
   tools: readonly Tool[];
   parentTools: () => readonly Tool[];
   isClosed: () => boolean;
+  /** X1: the MCP tools a top-level run is offered besides `builtIn` (servers that cannot start are left out). */
+  mcpTools?: (model: ModelDef, builtIn: readonly Tool[]) => Promise<Tool[]>;
 }
 
 interface RunOptions {
@@ -74,6 +76,8 @@ interface RunOptions {
   tools: readonly Tool[];
   /** The folder the run's tools work in (the workspace, or a cwd inside it when the sandbox is off). */
   workspace: string;
+  /** X1: a top-level run is offered MCP tools too (a subagent is not). */
+  withMcp: boolean;
 }
 
 export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Dispatcher; accept: (p: AcceptRequest) => Promise<RunRecord> } {
@@ -93,8 +97,11 @@ export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Disp
       const hookContext = { runId: record.runId, sessionKey: record.sessionKey, sessionId: record.sessionId, workspace: o.workspace };
       // E19: before_model_resolve (then legacy before_agent_start) may switch the model for this run.
       const model = await resolveModelWithHooks(hooks, { prompt: message, model: o.model }, hookContext, (ref) => resolveModel(config, ref));
+      const compact = isCompactCommand(message);
+      // X1: MCP tools are resolved per run (a server's list may have changed since the last one).
+      const tools = o.withMcp && !compact && ctx.mcpTools ? [...o.tools, ...(await ctx.mcpTools(model, o.tools))] : o.tools;
       // `/compact` (E10) compacts the session instead of a model turn, in the same lane.
-      return (isCompactCommand(message) ? executeCompactRun : executeRun)(
+      return (compact ? executeCompactRun : executeRun)(
         {
           runId: record.runId,
           sessionKey: record.sessionKey,
@@ -108,7 +115,7 @@ export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Disp
         },
         {
           store,
-          tools: o.tools,
+          tools,
           workspace: o.workspace,
           hooks,
           verbose: config.agent.verbose,
@@ -116,7 +123,7 @@ export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Disp
             buildSystemPrompt({
               workspace: o.workspace,
               model: m,
-              tools: [...o.tools, { name: SEND_MESSAGE_TOOL, description: '', parameters: {} }],
+              tools: [...tools, { name: SEND_MESSAGE_TOOL, description: '', parameters: {} }],
               now: now(),
               skills: await ctx.skills.snapshot(),
               hooks,
@@ -176,6 +183,7 @@ export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Disp
       thinking: p.thinking ?? session.thinking ?? config.agent.thinking,
       timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
       tools: p.lane === 'subagent' ? ctx.tools : ctx.parentTools(),
+      withMcp: p.lane !== 'subagent',
     });
     ctx.active.track({ runId, sessionKey: p.sessionKey, acceptedAt: now() }, p.message);
     const record = dispatcher.submit({

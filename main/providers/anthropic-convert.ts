@@ -21,6 +21,19 @@ export const ANTHROPIC_THINKING_BUDGET: Record<Exclude<ThinkingLevel, 'off'>, nu
 /** Output room kept above the thinking budget when max_tokens has to be raised. */
 const ANSWER_ROOM = 4096;
 
+/** A tool result's content: its text, and (X1: MCP results) its images as image blocks after the text. */
+function toolResultContent(m: Extract<Message, { role: 'toolResult' }>): string | Anthropic.Messages.ToolResultBlockParam['content'] {
+  const text = m.content === '' ? '(no output)' : m.content;
+  if (!m.images?.length || m.isError) return text;
+  return [
+    { type: 'text', text },
+    ...m.images.map((img) => ({
+      type: 'image' as const,
+      source: { type: 'base64' as const, media_type: img.mimeType as 'image/png', data: img.data },
+    })),
+  ];
+}
+
 /** Anthropic tool_use ids must match ^[a-zA-Z0-9_-]+$; ids from other providers may not. */
 export const sanitizeToolId = (id: string): string => id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'tool';
 
@@ -67,7 +80,7 @@ export function toAnthropicMessages(messages: Message[]): MessageParam[] {
         {
           type: 'tool_result',
           tool_use_id: sanitizeToolId(m.toolCallId),
-          content: m.content === '' ? '(no output)' : m.content,
+          content: toolResultContent(m),
           is_error: m.isError,
         },
       ]);

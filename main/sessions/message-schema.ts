@@ -50,6 +50,7 @@ export const messageSchema = z.discriminatedUnion('role', [
     content: z.string(),
     isError: z.boolean(),
     timestamp: finite,
+    images: z.array(z.object({ type: z.literal('image'), mimeType: z.string(), data: z.string() })).optional(),
   }),
 ]);
 

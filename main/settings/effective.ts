@@ -26,6 +26,8 @@ export function applySettings(config: AppConfig, settings: Settings): AppConfig 
   const merged = {
     ...config,
     providers,
+    // X1: a server added or edited in Settings replaces config.json's entry of the same name.
+    mcpServers: { ...config.mcpServers, ...settings.mcpServers },
     authProfiles: [...fromSettings, ...config.authProfiles.filter((p) => !listed.has(p.id))],
     agent: {
       ...config.agent,

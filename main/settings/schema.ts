@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { API_KINDS, QUEUE_MODES, THINKING_LEVELS } from '../engine/config/schema.js';
+import { mcpServerConfigSchema } from '../mcp/config.js';
 
 export const APPROVAL_MODES = ['ask', 'auto', 'deny'] as const;
 export const MAX_RECENT_FOLDERS = 8;
@@ -58,6 +59,8 @@ export const settingsSchema = z.object({
   onboarded: z.boolean().default(false),
   /** The person chose the app's encrypted fallback because no keychain is reachable (Electron only). */
   allowEncryptedFallback: z.boolean().default(false),
+  /** X1: MCP servers added or edited in Settings (an entry replaces a config.json server of the same name); secrets in the keychain. */
+  mcpServers: z.record(z.string(), mcpServerConfigSchema).default({}),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

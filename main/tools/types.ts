@@ -1,4 +1,5 @@
 /** A workspace tool. Tools throw ToolError (or any Error) on failure; the lifecycle wrapper (E12) records it. */
+import type { ImageData } from '../engine/messages.js';
 import type { ToolSpec } from '../providers/types.js';
 
 export interface ToolContext {
@@ -21,6 +22,17 @@ export interface ToolOutput {
   content: string;
   /** Structured details for the UI (not sent to the model). */
   details?: Record<string, unknown>;
+  /** Images for the model (vision models get them with the result; `content` names them). */
+  images?: ImageData[];
+}
+
+/** What an MCP server says about one of its tools (hints: the server's own claim, not checked). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export interface Tool extends ToolSpec {
@@ -31,6 +43,9 @@ export interface Tool extends ToolSpec {
    * say `false`.
    */
   mutating?: boolean;
+  /** A tool from an MCP server (X1): the server, the tool's own name there, its annotations (`mutating` is false only
+   * when the server says `readOnlyHint`). */
+  mcp?: { server: string; tool: string; annotations?: ToolAnnotations };
 }
 
 /** X2: whether a call to `tool` is preceded by a checkpoint of the workspace (unset counts as mutating). */

@@ -5,6 +5,13 @@ export type ApprovalMode = 'ask' | 'auto' | 'deny';
 /** T3: a tool call waits for the person's decision. */
 export type ApprovalDecision = 'allow_once' | 'allow_session' | 'deny';
 
+/** X1: an MCP tool as the approval card shows it; the hints are the server's own claim, not checked. */
+export interface McpApprovalInfo {
+  server: string;
+  tool: string;
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
 export type ApprovalData =
   | {
       phase: 'request';
@@ -17,6 +24,8 @@ export type ApprovalData =
       diff?: string;
       /** False where exec runs without an OS sandbox. */
       sandboxed: boolean;
+      /** X1: the call is an MCP tool's — the server, its own tool name and what it claims about it. */
+      mcp?: McpApprovalInfo;
     }
   | { phase: 'resolved'; approvalId: string; toolCallId: string; decision: ApprovalDecision; reason?: string };
 

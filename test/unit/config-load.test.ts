@@ -21,6 +21,7 @@ const DEFAULTS = {
   },
   plugins: { enabled: [] },
   checkpoints: { enabled: true, keep: 100, maxAgeDays: 30, maxFileMB: 10, maxTotalMB: 1024 },
+  mcpServers: {},
 };
 
 const messageOf = (text: string): string => {

@@ -46,6 +46,7 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
   ctx.emitter.emit('tool', { phase: 'start', toolCallId: call.id, name: toolName, args: params });
 
   let content: string;
+  let images: ToolResultMessage['images'];
   let isError = false;
   try {
     const parseError = ctx.parseErrors?.get(call.id);
@@ -95,6 +96,7 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
         ctx.emitter.emit('tool', { phase: 'update', toolCallId: call.id, name: toolName, partial }),
     });
     content = output.content;
+    if (output.images?.length) images = output.images;
   } catch (err) {
     isError = true;
     content = errorText(err);
@@ -114,5 +116,5 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
     isError,
     durationMs,
   });
-  return { role: 'toolResult', toolCallId: call.id, toolName, content, isError, timestamp: ctx.now() };
+  return { role: 'toolResult', toolCallId: call.id, toolName, content, isError, timestamp: ctx.now(), ...(images ? { images } : {}) };
 }

@@ -11,6 +11,7 @@ import { BUILT_IN_PROVIDERS, RESERVED_PROVIDERS, tryParseModelRef } from '../mod
 import { formatIssues, formatPath, formatValue } from './format-issue.js';
 import { findJsonSyntaxError } from './json-error.js';
 import { API_KINDS, configSchema, defaultConfig, type AppConfig } from './schema.js';
+import { mcpServerProblem } from '../../mcp/config.js';
 
 export const CONFIG_FILE = 'config.json';
 
@@ -102,6 +103,11 @@ function crossFieldProblem(config: AppConfig): string | undefined {
     if (profile.locked && other >= 0 && other < i) {
       return `authProfiles[${i}].locked: "${config.authProfiles[other]!.id}" is already the locked profile of ${profile.provider}`;
     }
+  }
+
+  for (const [name, server] of Object.entries(config.mcpServers)) {
+    const problem = mcpServerProblem(name, server);
+    if (problem) return `${formatPath(['mcpServers', name])}: ${problem}`;
   }
 
   const known = [...builtIns, ...Object.keys(config.providers).filter((n) => !builtIns.includes(n))];

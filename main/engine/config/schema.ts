@@ -3,6 +3,7 @@
  * surface as errors instead of silently doing nothing. Cross-field rules live in load.ts.
  */
 import { z } from 'zod';
+import { mcpServersSchema } from '../../mcp/config.js';
 
 export const API_KINDS = ['anthropic', 'openai-chat', 'openai-responses'] as const;
 export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high'] as const;
@@ -100,6 +101,8 @@ export const configSchema = z.strictObject({
   agent: agentConfigSchema.prefault({}),
   plugins: pluginsConfigSchema.prefault({}),
   checkpoints: checkpointsConfigSchema.prefault({}),
+  /** X1: MCP servers, in the shape of Claude Desktop's / Cursor's config (main/mcp/config.ts). */
+  mcpServers: mcpServersSchema,
 });
 
 /** The config with defaults applied. */

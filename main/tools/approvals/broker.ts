@@ -4,7 +4,7 @@
  * make), and waits for `approvals.respond` — or for the run to be stopped or time out, which refuses the call.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalDecision } from '../../../preload/contract.js';
+import type { ApprovalDecision, McpApprovalInfo } from '../../../preload/contract.js';
 import type { ApprovalGate, ApprovalOutcome, ApprovalRequestInfo } from '../../engine/attempt/approvals.js';
 import type { ApprovalMode, ApprovalsConfig } from '../../engine/config/schema.js';
 import { previewPatch } from '../apply-patch.js';
@@ -18,6 +18,8 @@ export interface ApprovalBrokerOptions {
   modeOverride?: ApprovalMode;
   /** Whether exec runs in an OS sandbox. */
   sandboxed: () => Promise<boolean>;
+  /** X1: an MCP tool's own approval mode and what the card shows of it (undefined: a built-in tool). */
+  toolInfo?: (tool: string) => { mode: ApprovalMode; mcp: McpApprovalInfo } | undefined;
 }
 
 interface Pending {
@@ -54,11 +56,13 @@ export class ApprovalBroker {
 
   readonly gate: ApprovalGate = async (info: ApprovalRequestInfo): Promise<ApprovalOutcome> => {
     const sandboxed = info.toolName === 'exec' ? await this.opts.sandboxed() : true;
+    const own = this.opts.toolInfo?.(info.toolName);
     const verdict = decidePolicy(this.opts.config, {
       tool: info.toolName,
       params: info.params,
       sandboxed,
       modeOverride: this.opts.modeOverride,
+      ...(own ? { ownMode: own.mode } : {}),
     });
     if (verdict.verdict === 'allow') return { allow: true };
     if (verdict.verdict === 'deny') return { allow: false, reason: `Not run: ${verdict.reason}.` };
@@ -70,10 +74,10 @@ export class ApprovalBroker {
         reason: `Not run: a subagent cannot ask the person to approve ${info.toolName}; report what you need and let the main conversation do it.`,
       };
     }
-    return this.ask(info, sandboxed);
+    return this.ask(info, sandboxed, own?.mcp);
   };
 
-  private async ask(info: ApprovalRequestInfo, sandboxed: boolean): Promise<ApprovalOutcome> {
+  private async ask(info: ApprovalRequestInfo, sandboxed: boolean, mcp?: McpApprovalInfo): Promise<ApprovalOutcome> {
     if (info.signal.aborted) return { allow: false, reason: 'The run was stopped before this call was approved.' };
     const approvalId = randomUUID();
     const diff = await previewDiff(info.workspace, info.toolName, info.params);
@@ -103,6 +107,7 @@ export class ApprovalBroker {
       cwd: info.workspace,
       ...(diff !== undefined ? { diff } : {}),
       sandboxed,
+      ...(mcp ? { mcp } : {}),
     });
     const { decision, reason, aborted } = await answer;
     info.emit({ phase: 'resolved', approvalId, toolCallId: info.toolCallId, decision, ...(reason ? { reason } : {}) });

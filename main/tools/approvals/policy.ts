@@ -33,6 +33,11 @@ export interface PolicyInput {
   sandboxed: boolean;
   /** The CLI's --approve, overriding the configured modes. */
   modeOverride?: ApprovalMode;
+  /**
+   * X1: the mode a tool outside the built-in set asks for (an MCP tool: its server's `approval`, `auto` for a tool in
+   * its `alwaysAllow`). `auto` runs without asking, `deny` never runs, `ask` follows --approve like exec does.
+   */
+  ownMode?: ApprovalMode;
 }
 
 export function decidePolicy(cfg: ApprovalsConfig, input: PolicyInput): PolicyVerdict {
@@ -51,6 +56,13 @@ export function decidePolicy(cfg: ApprovalsConfig, input: PolicyInput): PolicyVe
   if (cfg.allowTools.includes(tool)) return unsandboxedExec ? { verdict: 'ask' } : { verdict: 'allow' };
   if (tool === 'exec' && input.sandboxed && !SHELL_CONTROL.test(command) && cfg.allowCommands.some((p) => matchesPrefix(command, p))) {
     return { verdict: 'allow' };
+  }
+  if (input.ownMode !== undefined && !NEEDS_APPROVAL.has(tool)) {
+    if (input.ownMode === 'deny') return { verdict: 'deny', reason: `${tool} is refused by its MCP server's approval setting; do not call it again` };
+    if (input.ownMode === 'auto') return { verdict: 'allow' };
+    const own = input.modeOverride ?? cfg.tools[tool] ?? 'ask';
+    if (own === 'deny') return { verdict: 'deny', reason: `approvals are set to deny: ${tool} calls are refused without asking` };
+    return own === 'auto' ? { verdict: 'allow' } : { verdict: 'ask' };
   }
   if (!NEEDS_APPROVAL.has(tool)) return { verdict: 'allow' };
   const mode = input.modeOverride ?? cfg.tools[tool] ?? cfg.mode;

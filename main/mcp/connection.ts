@@ -1,0 +1,268 @@
+/**
+ * X1: one MCP server — one client shared by every run of the process. Connects when first needed (stdio through
+ * GroupStdioTransport; remote through Streamable HTTP, falling back to SSE when the server answers 404 / 405),
+ * lists its tools (refreshed on `tools/list_changed`), calls them with the run's abort signal and the server's
+ * timeout (both cancel the request with `notifications/cancelled`), forwards progress notifications, and
+ * reconnects with backoff when a server that was connected dies. Its status (idle / starting / connected with N
+ * tools / failed with the error and the last lines of its stderr) is what Settings and `agentdesk mcp` show.
+ *
+ * The SDK is imported here only when a server is started: a run that uses no server never loads it.
+ */
+import type { Client, OAuthClientProvider, Tool as SdkTool, Transport } from '@modelcontextprotocol/client';
+import { transportOf, type McpServerConfig } from './config.js';
+import { GroupStdioTransport } from './stdio-transport.js';
+import type { McpServerState, McpToolDef } from './types.js';
+import { ToolError } from '../tools/types.js';
+import { mapToolResult } from './result.js';
+import type { ToolOutput } from '../tools/types.js';
+
+const STDERR_LINES = 20;
+const CONNECT_TIMEOUT_MS = 30_000;
+const MAX_RECONNECTS = 5;
+
+/** Backoff before reconnect attempt n (1-based): 0.5 s, 1 s, 2 s, 4 s, 8 s … at most 30 s. */
+export const reconnectDelayMs = (attempt: number): number => Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
+
+export interface ConnectionDeps {
+  /** The server's whole environment for stdio (scrubbed, plus its own configured env and keychain secrets). */
+  stdioEnv: () => Promise<Record<string, string>>;
+  /** Headers of a remote server, secrets from the keychain included. */
+  headers: () => Promise<Record<string, string>>;
+  /** OAuth for a remote server (undefined: none). */
+  authProvider?: () => OAuthClientProvider | undefined;
+  /** Called on every status change and when the tool list changes. */
+  onChange: () => void;
+  timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout };
+  clientVersion: string;
+}
+
+type Sdk = typeof import('@modelcontextprotocol/client');
+
+let sdkPromise: Promise<Sdk> | undefined;
+const loadSdk = (): Promise<Sdk> => (sdkPromise ??= import('@modelcontextprotocol/client'));
+
+const statusOf = (err: unknown): number | undefined => {
+  const e = err as { status?: unknown; data?: { status?: unknown }; code?: unknown };
+  if (typeof e?.status === 'number') return e.status;
+  if (typeof e?.data?.status === 'number') return e.data.status;
+  return undefined;
+};
+
+/** One line for a failure to start or connect. */
+export function describeConnectError(err: unknown, cfg: McpServerConfig): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT' && cfg.command) return `command not found: ${cfg.command}`;
+  if (e?.code === 'EACCES' && cfg.command) return `command not executable: ${cfg.command}`;
+  if (e?.code === 'ECONNREFUSED') return `connection refused: ${cfg.url ?? ''}`.trim();
+  const msg = String(e?.message ?? err).split('\n')[0]!.trim();
+  return msg || 'failed to start';
+}
+
+export class McpConnection {
+  state: McpServerState = 'idle';
+  error: string | undefined;
+  tools: McpToolDef[] | undefined;
+  serverVersion: string | undefined;
+  /** The last lines the server wrote to stderr (stdio). */
+  readonly stderrTail: string[] = [];
+  /** Set while an OAuth consent is pending: the URL to open. */
+  authUrl: string | undefined;
+  private client: Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private reconnects = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private closing = false;
+  private stderrPartial = '';
+  private pid: number | undefined;
+
+  constructor(
+    readonly name: string,
+    public config: McpServerConfig,
+    private readonly deps: ConnectionDeps,
+  ) {}
+
+  get processId(): number | undefined {
+    return this.pid;
+  }
+
+  /** Connects if not connected (one attempt in flight at a time); rejects with the one-line reason. */
+  ensureConnected(): Promise<void> {
+    if (this.state === 'connected' && this.client) return Promise.resolve();
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private setState(state: McpServerState, error?: string): void {
+    this.state = state;
+    this.error = error;
+    this.deps.onChange();
+  }
+
+  private onStderr = (text: string): void => {
+    const lines = (this.stderrPartial + text).split('\n');
+    this.stderrPartial = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) this.stderrTail.push(line.slice(0, 500));
+    if (this.stderrTail.length > STDERR_LINES) this.stderrTail.splice(0, this.stderrTail.length - STDERR_LINES);
+  };
+
+  private async connect(): Promise<void> {
+    this.closing = false;
+    this.setState('starting');
+    const sdk = await loadSdk();
+    const client = new sdk.Client(
+      { name: 'AgentDesk', version: this.deps.clientVersion },
+      {
+        listChanged: {
+          tools: {
+            onChanged: (err, tools) => {
+              if (err || !tools || this.client !== client) return;
+              this.tools = tools.map(toDef);
+              this.deps.onChange();
+            },
+          },
+        },
+      },
+    );
+    try {
+      await this.connectTransport(sdk, client);
+      const { tools } = await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
+      this.tools = tools.map(toDef);
+      this.serverVersion = client.getServerVersion()?.version;
+      this.client = client;
+      this.reconnects = 0;
+      this.authUrl = undefined;
+      client.onclose = () => this.onClosed(client);
+      this.setState('connected');
+    } catch (err) {
+      await client.close().catch(() => {});
+      const reason = err instanceof sdk.UnauthorizedError && this.authUrl ? `authorization needed: open ${this.authUrl}` : describeConnectError(err, this.config);
+      const tail = this.stderrTail.at(-1);
+      this.setState('failed', tail && !reason.includes(tail) ? `${reason} (stderr: ${tail})` : reason);
+      throw new Error(this.error);
+    }
+  }
+
+  private async connectTransport(sdk: Sdk, client: Client): Promise<void> {
+    const kind = transportOf(this.config);
+    const opts = { timeout: CONNECT_TIMEOUT_MS };
+    if (kind === 'stdio') {
+      const transport = new GroupStdioTransport(
+        { command: this.config.command!, args: this.config.args, env: await this.deps.stdioEnv(), cwd: this.config.cwd, onStderr: this.onStderr },
+        sdk,
+      );
+      await client.connect(transport, opts);
+      this.pid = transport.pid;
+      return;
+    }
+    const url = new URL(this.config.url!);
+    const headers = await this.deps.headers();
+    const authProvider = this.deps.authProvider?.();
+    const common = { requestInit: { headers }, ...(authProvider ? { authProvider } : {}) };
+    if (kind === 'sse') {
+      await client.connect(new sdk.SSEClientTransport(url, common) as Transport, opts);
+      return;
+    }
+    try {
+      await client.connect(new sdk.StreamableHTTPClientTransport(url, common) as Transport, opts);
+    } catch (err) {
+      const status = statusOf(err);
+      // An older server (HTTP+SSE, protocol 2024-11-05): POST to its URL answers 404 or 405 — try SSE there.
+      if (status !== 404 && status !== 405) throw err;
+      await client.connect(new sdk.SSEClientTransport(url, common) as Transport, opts);
+    }
+  }
+
+  private onClosed(client: Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.pid = undefined;
+    if (this.closing) return;
+    // The server died: reconnect with backoff (a call that comes meanwhile connects at once).
+    this.reconnects++;
+    const tail = this.stderrTail.at(-1);
+    if (this.reconnects > MAX_RECONNECTS) {
+      this.setState('failed', `the server exited ${MAX_RECONNECTS} times${tail ? ` (stderr: ${tail})` : ''}`);
+      return;
+    }
+    this.setState('idle', `the server exited${tail ? ` (stderr: ${tail})` : ''}; reconnecting`);
+    const timers = this.deps.timers ?? { setTimeout, clearTimeout };
+    this.reconnectTimer = timers.setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (!this.closing && this.state !== 'connected') this.ensureConnected().catch(() => {});
+    }, reconnectDelayMs(this.reconnects));
+    (this.reconnectTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Calls one tool; the abort signal and `timeoutMs` cancel it (notifications/cancelled), as an error result. */
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    opts: { signal: AbortSignal; onProgress?: (text: string) => void },
+  ): Promise<ToolOutput> {
+    await this.ensureConnected().catch((err: Error) => {
+      throw new ToolError(`MCP server "${this.name}" is not available: ${err.message}`);
+    });
+    const client = this.client!;
+    const timeoutMs = this.config.timeoutMs;
+    try {
+      const result = await client.callTool(
+        { name: tool, arguments: args },
+        {
+          signal: opts.signal,
+          timeout: timeoutMs,
+          maxTotalTimeout: timeoutMs,
+          ...(opts.onProgress
+            ? {
+                onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                  opts.onProgress!(`${p.message ? `${p.message} ` : ''}(${p.progress}${p.total !== undefined ? `/${p.total}` : ''})`),
+              }
+            : {}),
+        },
+      );
+      return mapToolResult(result as Parameters<typeof mapToolResult>[0], { server: this.name, tool });
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      if (opts.signal.aborted) throw new ToolError(`The call to ${tool} on MCP server "${this.name}" was cancelled: the run was stopped.`);
+      const sdk = await loadSdk();
+      if (err instanceof sdk.SdkError && err.code === sdk.SdkErrorCode.RequestTimeout) {
+        throw new ToolError(`${tool} on MCP server "${this.name}" did not answer within ${timeoutMs / 1000} s; the call was cancelled.`);
+      }
+      throw new ToolError(`${tool} on MCP server "${this.name}" failed: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
+    }
+  }
+
+  /** Stops the server (and, for stdio, everything it started). */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.reconnectTimer) (this.deps.timers ?? { clearTimeout }).clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    await this.connecting?.catch(() => {});
+    const client = this.client;
+    this.client = undefined;
+    this.pid = undefined;
+    await client?.close().catch(() => {});
+    if (this.state !== 'failed') this.setState('idle');
+  }
+}
+
+function toDef(t: SdkTool): McpToolDef {
+  const a = t.annotations;
+  return {
+    name: t.name,
+    ...(t.title ?? a?.title ? { title: t.title ?? a?.title } : {}),
+    description: t.description ?? '',
+    inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+    ...(a
+      ? {
+          annotations: {
+            ...(a.readOnlyHint !== undefined ? { readOnlyHint: a.readOnlyHint } : {}),
+            ...(a.destructiveHint !== undefined ? { destructiveHint: a.destructiveHint } : {}),
+            ...(a.idempotentHint !== undefined ? { idempotentHint: a.idempotentHint } : {}),
+            ...(a.openWorldHint !== undefined ? { openWorldHint: a.openWorldHint } : {}),
+          },
+        }
+      : {}),
+  };
+}

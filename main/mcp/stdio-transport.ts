@@ -1,0 +1,198 @@
+/**
+ * X1 lifecycle: the stdio transport of an MCP server, with a process group and a parent-death check, so that no
+ * server outlives AgentDesk — not even after SIGKILL of the app, the CLI or the gateway (the SDK's own
+ * StdioClientTransport spawns the server in our process group and relies on the server noticing stdin's end).
+ *
+ * On Unix the server is started through `/bin/sh` as the leader of its own process group. Beside it, in the same
+ * group, a watcher blocks reading a pipe whose other end only we hold (fd 3): when we die, whatever the cause, the
+ * kernel closes our end, the read returns, and the watcher sends SIGTERM to the group (then SIGKILL after 2 s).
+ * A normal close ends the group itself: stdin closed, SIGTERM to the group, SIGKILL after a grace period. A
+ * synchronous exit handler sends SIGTERM to every live group when the process exits through `process.exit`.
+ * On Windows (no process groups, no sh) the server is spawned directly and ended with the process tree's root.
+ *
+ * Messages are newline-delimited JSON-RPC, read and written with the SDK's own ReadBuffer / serializeMessage.
+ * stderr is kept (the last lines) for the status shown in Settings and in error messages.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+
+export interface StdioParams {
+  command: string;
+  args: string[];
+  /** The whole environment of the server (already scrubbed: nothing is inherited beyond it). */
+  env: Record<string, string>;
+  cwd?: string;
+  /** Called with each stderr chunk (kept as the last lines by the caller). */
+  onStderr?: (text: string) => void;
+}
+
+/** The SDK's ReadBuffer / serializeMessage (loaded with the SDK, which is imported only when a server starts). */
+export interface Framing {
+  ReadBuffer: new () => { append(chunk: Buffer): void; readMessage(): JSONRPCMessage | null; clear(): void };
+  serializeMessage(message: JSONRPCMessage): string;
+}
+
+const GRACE_MS = 2000;
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Sends `signal` to the server's process group (Unix) or the process (Windows); never throws. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    if (process.platform === 'win32') child.kill(signal);
+    else process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // `process.exit` (the CLI's Ctrl-C path, the app quitting) runs only synchronous code: signal every live group.
+  process.on('exit', () => {
+    for (const child of live) signalGroup(child, 'SIGTERM');
+  });
+}
+
+/**
+ * The watcher (same process group, stdio on /dev/null, ignoring TERM itself until the group is told), then `exec`
+ * of the server with fd 3 closed, so the server keeps the pid and leads the group.
+ */
+const LAUNCHER =
+  '(trap "" TERM; read -r _ <&3; kill -TERM 0 2>/dev/null; sleep 2; kill -KILL 0 2>/dev/null) </dev/null >/dev/null 2>&1 & exec 3<&-; exec "$@"';
+
+/**
+ * The program `command` names, looked up as the shell would (PATH of the server's environment), so that a missing
+ * one is reported as "command not found" before anything is spawned. Throws an ENOENT / EACCES error.
+ */
+export function resolveCommand(command: string, env: Readonly<Record<string, string | undefined>>, cwd: string = process.cwd()): string {
+  const fail = (code: 'ENOENT' | 'EACCES'): never => {
+    throw Object.assign(new Error(`${code === 'ENOENT' ? 'command not found' : 'command not executable'}: ${command}`), { code });
+  };
+  const usable = (p: string): boolean => {
+    try {
+      if (!statSync(p).isFile()) return false;
+      if (process.platform !== 'win32') accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/') || (process.platform === 'win32' && command.includes('\\'))) {
+    const p = isAbsolute(command) ? command : resolve(cwd, command);
+    try {
+      statSync(p);
+    } catch {
+      return fail('ENOENT');
+    }
+    return usable(p) ? p : fail('EACCES');
+  }
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').concat('') : [''];
+  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    for (const ext of exts) if (usable(join(dir, command + ext))) return join(dir, command + ext);
+  }
+  return fail('ENOENT');
+}
+
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer: InstanceType<Framing['ReadBuffer']>;
+  private closed = false;
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly params: StdioParams,
+    private readonly framing: Framing,
+  ) {
+    this.buffer = new framing.ReadBuffer();
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<void> {
+    if (this.child) throw new Error('already started');
+    installExitHook();
+    const unix = process.platform !== 'win32';
+    resolveCommand(this.params.command, this.params.env, this.params.cwd); // "command not found" before spawning
+    const [cmd, argv] = unix ? ['/bin/sh', ['-c', LAUNCHER, 'agentdesk-mcp', this.params.command, ...this.params.args]] : [this.params.command, this.params.args];
+    return new Promise((resolve, reject) => {
+      const child = spawn(cmd as string, argv as string[], {
+        env: this.params.env,
+        cwd: this.params.cwd,
+        stdio: unix ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+        detached: unix, // its own process group
+        windowsHide: true,
+      });
+      this.child = child;
+      live.add(child);
+      this.exited = new Promise((r) =>
+        child.once('exit', () => {
+          // Our end of the watcher's pipe: closing it lets the watcher end the group (anything the server left).
+          (child.stdio[3] as Writable | null)?.destroy();
+          r();
+        }),
+      );
+      child.once('error', (err) => {
+        live.delete(child);
+        reject(err);
+        this.onerror?.(err);
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => {
+        live.delete(child);
+        this.child = undefined;
+        if (!this.closed) {
+          this.closed = true;
+          this.onclose?.();
+        }
+      });
+      child.stdin!.on('error', (err) => this.onerror?.(err));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        try {
+          this.buffer.append(chunk);
+          for (let m = this.buffer.readMessage(); m !== null; m = this.buffer.readMessage()) this.onmessage?.(m);
+        } catch (err) {
+          this.onerror?.(err as Error); // a line that is not JSON-RPC (a server printing to stdout)
+        }
+      });
+      child.stderr!.setEncoding('utf8');
+      (child.stderr as Readable).on('data', (text: string) => this.params.onStderr?.(text));
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) return Promise.reject(new Error('The MCP server is not running.'));
+    return new Promise((resolve, reject) => {
+      stdin.write(this.framing.serializeMessage(message), (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  /** Ends the server and everything it started: stdin closed, SIGTERM to the group, SIGKILL after the grace period. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      signalGroup(child, 'SIGTERM');
+      const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), GRACE_MS);
+      await this.exited;
+      clearTimeout(timer);
+      signalGroup(child, 'SIGKILL'); // anything the server left in its group
+    }
+    this.buffer.clear();
+    if (!this.closed) {
+      this.closed = true;
+      this.onclose?.();
+    }
+  }
+}
