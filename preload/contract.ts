@@ -16,3 +16,4 @@ export * from './contract/settings.js';
 export * from './contract/events.js';
 export * from './contract/methods.js';
 export * from './contract/ipc.js';
+export * from './contract/mcp.js';

@@ -29,6 +29,11 @@ export function describeRequest(r: Request): string {
         ? String(r.args.path)
         : JSON.stringify(r.args);
   const where = r.tool === 'exec' ? (r.sandboxed ? ' (sandboxed)' : ' (NOT sandboxed: full access to your files)') : '';
+  if (r.mcp) {
+    const a = r.mcp.annotations ?? {};
+    const hints = [a.readOnlyHint ? 'read-only' : undefined, a.destructiveHint ? 'destructive' : undefined].filter(Boolean);
+    return `${r.mcp.tool} on MCP server "${r.mcp.server}"${hints.length ? ` (the server says: ${hints.join(', ')})` : ''}: ${JSON.stringify(r.args)}`;
+  }
   return `${r.tool}: ${what}${where}`;
 }
 

@@ -24,6 +24,11 @@ export const HELP = `Usage:
   agentdesk checkpoints restore --session KEY --id ID [--conversation]
                                                     (files back to before that turn; --conversation: the chat too)
   agentdesk checkpoints undo --session KEY           (takes the last restore back)
+  agentdesk mcp list [--json]                       (MCP servers: transport, on/off, approval, known tools)
+  agentdesk mcp add NAME -- COMMAND [ARGS…]         (a stdio server; or --url URL, --json ENTRY, --from FILE;
+                    [--env K=V] [--header 'K: V'] [--secret-env NAME] [--approval ask|auto|deny] [--timeout-ms N])
+  agentdesk mcp remove NAME
+  agentdesk mcp test NAME                           (connects, lists the tools; exit 0 or 1 with one line)
 
 agent options:
   -m, --message TEXT       what to ask (required)

@@ -55,11 +55,12 @@ import { listEndpointModels } from '../providers/list-models.js';
 import { createRunExecution } from './run-execution.js';
 import { agentMethods } from './methods/agent.js';
 import { McpManager } from '../mcp/manager.js';
+import { createMcpMethods } from './methods/mcp.js';
 import { keychainSecretSource, MCP_KEYCHAIN_SERVICE } from '../mcp/secrets.js';
 import { toolTokens } from '../mcp/budget.js';
 import { toolSpecsOf } from '../tools/index.js';
 import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
-import { effectiveContextTokens } from '../engine/models.js';
+import { defaultModelRef, effectiveContextTokens } from '../engine/models.js';
 import { appMethods } from './methods/app.js';
 import { checkpointMethods } from './methods/checkpoints.js';
 import { openCheckpoints } from '../checkpoints/open.js';
@@ -323,6 +324,20 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     ...checkpointMethods({ service: checkpoints.service, store: checkpoints.store, busy: (key) => active.sessionKeys().has(key), notices: checkpoints.notices }),
     ...settingsMethods,
     ...authKeyMethods,
+    ...createMcpMethods({
+      settings,
+      servers: () => config.mcpServers,
+      reconfigure,
+      mcp,
+      openSecrets: openMcpSecrets,
+      windowTokens: () => {
+        try {
+          return effectiveContextTokens(resolveModel(config, defaultModelRef(config, env)), config);
+        } catch {
+          return 200_000;
+        }
+      },
+    }),
   };
 
   hub.on((event) => fireCompactionHooks(hooks, event));

@@ -66,7 +66,7 @@ export class McpManager {
   /** Servers whose current failure has been reported (cleared when it connects). */
   private readonly reported = new Set<string>();
   /** What each offered name stands for (the approval gate and the UI ask by name). */
-  private readonly byName = new Map<string, McpToolInfo>();
+  private readonly byName = new Map<string, Omit<McpToolInfo, 'mode'>>();
   private closed = false;
 
   constructor(private readonly o: McpManagerOptions) {
@@ -194,8 +194,7 @@ export class McpManager {
 
   private adapt(name: string, server: string, def: McpToolDef, cfg: McpServerConfig): Tool {
     const desc = def.description.trim() || `${def.title ?? def.name} (MCP server "${server}")`;
-    const mode: McpApprovalMode = cfg.approval === 'deny' ? 'deny' : cfg.alwaysAllow.includes(def.name) ? 'auto' : cfg.approval;
-    this.byName.set(name, { server, tool: def.name, ...(def.annotations ? { annotations: def.annotations } : {}), mode });
+    this.byName.set(name, { server, tool: def.name, ...(def.annotations ? { annotations: def.annotations } : {}) });
     return {
       name,
       description: desc.length > MAX_DESCRIPTION ? `${desc.slice(0, MAX_DESCRIPTION - 1)}…` : desc,
@@ -211,9 +210,15 @@ export class McpManager {
     };
   }
 
-  /** What an offered tool name stands for (approvals, the approval card). */
+  /** What an offered tool name stands for (approvals, the approval card), with its approval mode as configured now. */
   toolInfo(name: string): McpToolInfo | undefined {
-    return this.byName.get(name);
+    const info = this.byName.get(name);
+    if (!info) return undefined;
+    const servers = this.o.servers();
+    const cfg = Object.hasOwn(servers, info.server) ? servers[info.server] : undefined;
+    // A server removed meanwhile: its tools ask (the call itself then says the server is gone).
+    const mode: McpApprovalMode = !cfg ? 'ask' : cfg.approval === 'deny' ? 'deny' : cfg.alwaysAllow.includes(info.tool) ? 'auto' : cfg.approval;
+    return { ...info, mode };
   }
 
   /** Connects `name` now (Settings' Connect / `agentdesk mcp test`); rejects with the one-line reason. */
@@ -243,6 +248,7 @@ export class McpManager {
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map((c) => c.close()));
+    await this.cache.settled(); // a listing made just before closing is remembered
   }
 
   get isClosed(): boolean {

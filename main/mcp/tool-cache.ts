@@ -77,6 +77,11 @@ export class ToolCache {
     return this.flush();
   }
 
+  /** Resolves when every write asked for so far is done. */
+  settled(): Promise<void> {
+    return this.writing;
+  }
+
   private flush(): Promise<void> {
     const text = JSON.stringify(this.data);
     this.writing = this.writing.then(async () => {

@@ -6,6 +6,7 @@ import type { QueueEntryDto, SteerResultDto, SubagentDto } from './queue.js';
 import type { AgentAccepted, AgentParams, RunResult, WaitParams, WaitResult, ThinkingLevel } from './runs.js';
 import type { HistoryEntry, SessionExport, SessionOpened, SessionSearchHit, SessionSummary } from './sessions.js';
 import type { AppInfo, EndpointDto, ModelInfo, SettingsPatch, SettingsView } from './settings.js';
+import type { McpApprovalDto, McpServerInputDto, McpStatusDto } from './mcp.js';
 
 /** Request name → [params, result]. */
 export interface Methods {
@@ -67,6 +68,19 @@ export interface Methods {
   'checkpoints.undo': [{ sessionKey: string }, RestoreResultDto];
   /** X2: disk use of the checkpoint store (Settings). */
   'checkpoints.usage': [Record<string, never>, { bytes: number; sessions: number }];
+  /** X1: the MCP servers as Settings shows them (live status, tools, token cost). */
+  'mcp.status': [Record<string, never>, McpStatusDto];
+  /** Adds (or, with previousName, edits) a server; secret values go to the keychain. */
+  'mcp.save': [{ name: string; previousName?: string; server: McpServerInputDto }, McpStatusDto];
+  'mcp.remove': [{ name: string }, McpStatusDto];
+  'mcp.setEnabled': [{ name: string; enabled: boolean }, McpStatusDto];
+  /** A tool on/off (offered to the model or not) and "always allow". */
+  'mcp.setTool': [{ name: string; tool: string; enabled?: boolean; alwaysAllow?: boolean }, McpStatusDto];
+  'mcp.setApproval': [{ name: string; approval: McpApprovalDto }, McpStatusDto];
+  /** Starts (or restarts) the server now; the status says how it went. */
+  'mcp.connect': [{ name: string }, McpStatusDto];
+  /** Adds the servers of a claude_desktop_config.json / mcp.json text. */
+  'mcp.import': [{ text: string }, { added: string[]; notes: string[]; status: McpStatusDto }];
 }
 
 export type MethodName = keyof Methods;

@@ -6,6 +6,7 @@ import { startApprovals } from './approvals/approval-store.js';
 import { startCheckpoints } from './checkpoints/checkpoint-store.js';
 import { startSessions } from './store/sessions-store.js';
 import { connectSettings } from './store/settings-store.js';
+import { connectMcp } from './mcp/mcp-store.js';
 import { pickTransport } from './transport/pick.js';
 import { preloadHighlighter } from './lib/highlight.js';
 import './styles.css';
@@ -22,6 +23,7 @@ if ('error' in transport) {
   startApprovals(transport.api);
   startCheckpoints(transport.api);
   connectSettings(transport.api);
+  connectMcp(transport.api);
   setSessionReady(startChat(transport).then(() => startSessions(transport)));
   preloadHighlighter();
   root.render(

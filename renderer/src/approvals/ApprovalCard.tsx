@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { DiffView } from '../components/DiffView.js';
 import { respondToApproval, useApprovals, type ApprovalRequest } from './approval-store.js';
 import './approval-card.css';
+import { McpApprovalInfo } from '../mcp/McpApprovalInfo.js';
 
 function What({ req }: { req: ApprovalRequest }) {
   if (req.tool === 'exec' && typeof req.args.command === 'string') {
@@ -50,13 +51,14 @@ export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
       }}
     >
       <header className="approval-head">
-        <strong>{req.tool === 'exec' ? 'Run this command?' : `Allow ${req.tool}?`}</strong>
+        <strong>{req.tool === 'exec' ? 'Run this command?' : req.mcp ? `Allow ${req.mcp.tool} (MCP)?` : `Allow ${req.tool}?`}</strong>
         {req.tool === 'exec' && (
           <span className={req.sandboxed ? 'approval-badge' : 'approval-badge approval-badge-warn'} data-testid="approval-sandbox">
             {req.sandboxed ? 'sandboxed' : 'not sandboxed — full access to your files'}
           </span>
         )}
       </header>
+      {req.mcp && <McpApprovalInfo req={req} busy={busy} allowOnce={() => answer('allow_once')} />}
       <What req={req} />
       <div className="approval-cwd muted">in {req.cwd}</div>
       <details className="approval-args">

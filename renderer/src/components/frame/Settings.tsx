@@ -18,6 +18,7 @@ import {
 } from '../../store/settings-store.js';
 import { folderName } from './format.js';
 import { CheckpointsUsage } from '../../checkpoints/CheckpointsUsage.js';
+import { McpSection } from '../../mcp/McpSection.js';
 
 const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high'];
 const QUEUE: QueueMode[] = ['followup', 'collect', 'steer', 'interrupt'];
@@ -50,6 +51,7 @@ export function Settings() {
           <ProvidersSection />
           <DefaultsSection />
           <CheckpointsUsage />
+          <McpSection />
           <p className="muted settings-file">Stored in {view.file}. Keys are never stored there.</p>
         </>
       )}
