@@ -38,7 +38,9 @@ export default defineConfig({
       // that loads the SDK from node_modules). proper-lockfile (CommonJS, with graceful-fs) likewise.
       // keytar (an optional dependency, a native module) must stay external: bundled, its .node binding is wrapped
       // in an ES namespace and every keychain call fails ("keytar.findCredentials is not a function").
-      externalizeDeps: { exclude: ['zod', '@anthropic-ai/sdk', 'openai'], include: ['keytar'] },
+      // The MCP client SDK likewise: one lazily imported chunk (≈ 65 ms to load instead of ≈ 115 ms file by file),
+      // loaded only when an MCP server is started.
+      externalizeDeps: { exclude: ['zod', '@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/client'], include: ['keytar'] },
       rollupOptions: {
         input: {
           index: resolve('main/shell/index.ts'), // Electron app (the only bundle that imports 'electron')

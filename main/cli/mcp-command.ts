@@ -12,6 +12,7 @@ import { configuredSecrets } from '../gateway/secrets-scrub.js';
 import { isEnabled, mcpServerConfigSchema, mcpServerProblem, transportOf, type McpServerConfig, type McpServerInput } from '../mcp/config.js';
 import { importServers } from '../mcp/import.js';
 import { McpManager } from '../mcp/manager.js';
+import { McpOAuthProvider } from '../mcp/oauth.js';
 import { forgetServerSecrets, keychainSecretSource, MCP_KEYCHAIN_SERVICE, secretAccount } from '../mcp/secrets.js';
 import { openSettings } from '../settings/store.js';
 import { applySettings } from '../settings/effective.js';
@@ -127,10 +128,19 @@ export async function runMcpCommand(
     env: io.env,
     scrub: () => configuredSecrets(config, io.env, undefined),
     secrets: keychainSecretSource(openSecrets),
+    authProvider: (server) => new McpOAuthProvider(server, openSecrets),
     clientVersion: pkg.version,
   });
   try {
-    const conn = await manager.connect(name);
+    let conn = await manager.connect(name).catch(async (err: Error) => {
+      // OAuth: print where to consent, and wait for it (the browser comes back to this process).
+      const pending = manager.connection(name)?.whenAuthorized();
+      if (!pending) throw err;
+      io.err(`agentdesk: MCP server "${name}" needs authorization: open ${manager.connection(name)!.authUrl} (waiting up to 5 minutes)\n`);
+      await pending;
+      return manager.connection(name)!;
+    });
+    conn = conn!;
     const tools = conn.tools ?? [];
     const version = conn.serverVersion ? `, server ${conn.serverVersion}` : '';
     io.out(`${name}: connected (${transportOf(conn.config)}${version}) — ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}\n`);

@@ -55,6 +55,7 @@ import { listEndpointModels } from '../providers/list-models.js';
 import { createRunExecution } from './run-execution.js';
 import { agentMethods } from './methods/agent.js';
 import { McpManager } from '../mcp/manager.js';
+import { McpOAuthProvider } from '../mcp/oauth.js';
 import { createMcpMethods } from './methods/mcp.js';
 import { keychainSecretSource, MCP_KEYCHAIN_SERVICE } from '../mcp/secrets.js';
 import { toolTokens } from '../mcp/budget.js';
@@ -101,6 +102,8 @@ export interface GatewayOptions {
   openFallbackSecrets?: () => Promise<SecretStore>;
   /** X1: the keychain of MCP server secrets and OAuth tokens (default: keytar, service "AgentDesk MCP"). */
   openMcpSecrets?: () => Promise<SecretStore>;
+  /** X1 OAuth: opens a consent URL in the system browser (the desktop app); elsewhere Settings shows the link. */
+  openUrl?: (url: string) => void;
 }
 
 /** Idle watchdog per provider: configured timeoutSeconds, else 120 s for cloud APIs and 300 s for self-hosted ones. */
@@ -170,6 +173,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     env,
     scrub: () => configuredSecrets(config, env, secrets),
     secrets: keychainSecretSource(openMcpSecrets),
+    authProvider: (server) => new McpOAuthProvider(server, openMcpSecrets, opts.openUrl),
     clientVersion: opts.version ?? '0.1.0',
     now,
   });

@@ -8,7 +8,8 @@
  *
  * The SDK is imported here only when a server is started: a run that uses no server never loads it.
  */
-import type { Client, OAuthClientProvider, Tool as SdkTool, Transport } from '@modelcontextprotocol/client';
+import type { Client, SSEClientTransport, StreamableHTTPClientTransport, Tool as SdkTool, Transport } from '@modelcontextprotocol/client';
+import type { McpOAuthProvider } from './oauth.js';
 import { transportOf, type McpServerConfig } from './config.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import type { McpServerState, McpToolDef } from './types.js';
@@ -28,8 +29,8 @@ export interface ConnectionDeps {
   stdioEnv: () => Promise<Record<string, string>>;
   /** Headers of a remote server, secrets from the keychain included. */
   headers: () => Promise<Record<string, string>>;
-  /** OAuth for a remote server (undefined: none). */
-  authProvider?: () => OAuthClientProvider | undefined;
+  /** OAuth for a remote server: a provider per connection attempt (undefined: none). */
+  authProvider?: () => McpOAuthProvider | undefined;
   /** Called on every status change and when the tool list changes. */
   onChange: () => void;
   timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout };
@@ -74,6 +75,9 @@ export class McpConnection {
   private closing = false;
   private stderrPartial = '';
   private pid: number | undefined;
+  /** A consent in progress: resolves once the server is connected with the new token. */
+  private consent: Promise<void> | undefined;
+  private pendingAuth: McpOAuthProvider | undefined;
 
   constructor(
     readonly name: string,
@@ -110,6 +114,8 @@ export class McpConnection {
   private async connect(): Promise<void> {
     this.closing = false;
     this.setState('starting');
+    // A stdio server is spawned first: its start-up and the SDK's load overlap.
+    const stdio = transportOf(this.config) === 'stdio' ? await this.spawnStdio().catch((err: unknown) => err as Error) : undefined;
     const sdk = await loadSdk();
     const client = new sdk.Client(
       { name: 'AgentDesk', version: this.deps.clientVersion },
@@ -126,7 +132,8 @@ export class McpConnection {
       },
     );
     try {
-      await this.connectTransport(sdk, client);
+      if (stdio instanceof Error) throw stdio;
+      await this.connectTransport(sdk, client, stdio);
       const { tools } = await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
       this.tools = tools.map(toDef);
       this.serverVersion = client.getServerVersion()?.version;
@@ -137,41 +144,95 @@ export class McpConnection {
       this.setState('connected');
     } catch (err) {
       await client.close().catch(() => {});
-      const reason = err instanceof sdk.UnauthorizedError && this.authUrl ? `authorization needed: open ${this.authUrl}` : describeConnectError(err, this.config);
+      const reason = this.authUrl && err instanceof sdk.UnauthorizedError ? `authorization needed: open ${this.authUrl}` : describeConnectError(err, this.config);
       const tail = this.stderrTail.at(-1);
       this.setState('failed', tail && !reason.includes(tail) ? `${reason} (stderr: ${tail})` : reason);
       throw new Error(this.error);
     }
   }
 
-  private async connectTransport(sdk: Sdk, client: Client): Promise<void> {
-    const kind = transportOf(this.config);
+  private async spawnStdio(): Promise<GroupStdioTransport> {
+    const transport = new GroupStdioTransport({
+      command: this.config.command!,
+      args: this.config.args,
+      env: await this.deps.stdioEnv(),
+      cwd: this.config.cwd,
+      onStderr: this.onStderr,
+    });
+    await transport.start();
+    return transport;
+  }
+
+  private async connectTransport(sdk: Sdk, client: Client, stdio: GroupStdioTransport | undefined): Promise<void> {
     const opts = { timeout: CONNECT_TIMEOUT_MS };
-    if (kind === 'stdio') {
-      const transport = new GroupStdioTransport(
-        { command: this.config.command!, args: this.config.args, env: await this.deps.stdioEnv(), cwd: this.config.cwd, onStderr: this.onStderr },
-        sdk,
-      );
-      await client.connect(transport, opts);
-      this.pid = transport.pid;
+    if (stdio) {
+      try {
+        await client.connect(stdio, opts);
+      } catch (err) {
+        await stdio.close();
+        throw err;
+      }
+      this.pid = stdio.pid;
       return;
     }
+    const kind = transportOf(this.config);
     const url = new URL(this.config.url!);
     const headers = await this.deps.headers();
-    const authProvider = this.deps.authProvider?.();
-    const common = { requestInit: { headers }, ...(authProvider ? { authProvider } : {}) };
-    if (kind === 'sse') {
-      await client.connect(new sdk.SSEClientTransport(url, common) as Transport, opts);
-      return;
-    }
+    const provider = this.deps.authProvider?.();
+    if (provider) await provider.prepare();
+    const common = { requestInit: { headers }, ...(provider ? { authProvider: provider } : {}) };
+    let transport: StreamableHTTPClientTransport | SSEClientTransport | undefined;
     try {
-      await client.connect(new sdk.StreamableHTTPClientTransport(url, common) as Transport, opts);
+      if (kind === 'sse') {
+        transport = new sdk.SSEClientTransport(url, common);
+        await client.connect(transport as Transport, opts);
+      } else {
+        try {
+          transport = new sdk.StreamableHTTPClientTransport(url, common);
+          await client.connect(transport as Transport, opts);
+        } catch (err) {
+          const status = statusOf(err);
+          // An older server (HTTP+SSE, protocol 2024-11-05): POST to its URL answers 404 or 405 — try SSE there.
+          if (status !== 404 && status !== 405) throw err;
+          transport = new sdk.SSEClientTransport(url, common);
+          await client.connect(transport as Transport, opts);
+        }
+      }
+      provider?.close();
     } catch (err) {
-      const status = statusOf(err);
-      // An older server (HTTP+SSE, protocol 2024-11-05): POST to its URL answers 404 or 405 — try SSE there.
-      if (status !== 404 && status !== 405) throw err;
-      await client.connect(new sdk.SSEClientTransport(url, common) as Transport, opts);
+      // OAuth (X1): the server wants a token the person has to consent to. The URL is shown (and, in the app,
+      // opened); the consent comes back to the provider's loopback redirect, then the connection is made again.
+      if (provider && transport && err instanceof sdk.UnauthorizedError && provider.authorizationUrl) {
+        this.authUrl = provider.authorizationUrl.href;
+        this.consent = this.awaitConsent(provider, transport);
+        this.consent.catch(() => {});
+      } else provider?.close();
+      throw err;
     }
+  }
+
+  private async awaitConsent(provider: McpOAuthProvider, transport: StreamableHTTPClientTransport | SSEClientTransport): Promise<void> {
+    this.pendingAuth?.close();
+    this.pendingAuth = provider;
+    try {
+      const params = await provider.waitForCallback();
+      await transport.finishAuth(params);
+    } catch (err) {
+      this.authUrl = undefined;
+      this.setState('failed', `authorization failed: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
+      throw err;
+    } finally {
+      provider.close();
+      if (this.pendingAuth === provider) this.pendingAuth = undefined;
+      this.consent = undefined;
+    }
+    this.authUrl = undefined;
+    await this.ensureConnected();
+  }
+
+  /** While a consent is pending: resolves once it is given and the server connected (rejects on failure). */
+  whenAuthorized(): Promise<void> | undefined {
+    return this.consent;
   }
 
   private onClosed(client: Client): void {
@@ -216,7 +277,7 @@ export class McpConnection {
           ...(opts.onProgress
             ? {
                 onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                  opts.onProgress!(`${p.message ? `${p.message} ` : ''}(${p.progress}${p.total !== undefined ? `/${p.total}` : ''})`),
+                  opts.onProgress!(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? `: ${p.message}` : ''}\n`),
               }
             : {}),
         },
@@ -236,6 +297,7 @@ export class McpConnection {
   /** Stops the server (and, for stdio, everything it started). */
   async close(): Promise<void> {
     this.closing = true;
+    this.pendingAuth?.close();
     if (this.reconnectTimer) (this.deps.timers ?? { clearTimeout }).clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     await this.connecting?.catch(() => {});

@@ -6,7 +6,7 @@
  * without its tools and the failure is said once (a notice, which the CLI prints as one stderr line; Settings shows
  * the status). The tool budget is applied to what is offered.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { McpOAuthProvider } from './oauth.js';
 import type { ScrubOptions } from '../tools/env.js';
 import type { Tool } from '../tools/types.js';
 import { isEnabled, referencedEnvNames, toolEnabled, type McpApprovalMode, type McpServerConfig } from './config.js';
@@ -35,7 +35,8 @@ export interface McpManagerOptions {
   /** What exec also keeps from children (configured key names and values). */
   scrub: () => Promise<ScrubOptions>;
   secrets?: McpSecretSource;
-  authProvider?: (server: string, cfg: McpServerConfig) => OAuthClientProvider | undefined;
+  /** OAuth for remote servers: a provider per connection attempt (tokens in the keychain). */
+  authProvider?: (server: string, cfg: McpServerConfig) => McpOAuthProvider | undefined;
   clientVersion: string;
   now?: () => number;
 }
@@ -183,7 +184,10 @@ export class McpManager {
     const tools = pairs.map((p, i) => this.adapt(names[i]!, p.server, p.def, p.cfg));
     // Budget: per server, what its tools cost; servers left out (largest first) when they would not fit.
     const perServer = new Map<string, number>();
-    for (const [server] of lists) perServer.set(server, toolTokens(tools.filter((t) => t.mcp?.server === server)));
+    for (const [server] of lists) {
+      const specs = tools.filter((t) => t.mcp?.server === server).map(({ name, description, parameters }) => ({ name, description, parameters }));
+      perServer.set(server, toolTokens(specs));
+    }
     const plan = planToolBudget(perServer, opts.builtInTokens, opts.windowTokens);
     if (plan.warning) {
       notices.push(plan.warning);

@@ -29,10 +29,39 @@ export interface StdioParams {
   onStderr?: (text: string) => void;
 }
 
-/** The SDK's ReadBuffer / serializeMessage (loaded with the SDK, which is imported only when a server starts). */
-export interface Framing {
-  ReadBuffer: new () => { append(chunk: Buffer): void; readMessage(): JSONRPCMessage | null; clear(): void };
-  serializeMessage(message: JSONRPCMessage): string;
+/**
+ * stdio framing: one JSON-RPC message per line (the SDK's own ReadBuffer does the same). Kept here so a server can
+ * be spawned before the SDK has loaded: the two then overlap (the SDK's ~65 ms load and the server's start-up).
+ */
+export class LineReader {
+  private buffer = '';
+  private readonly decoder = new TextDecoder();
+
+  /** Appends a chunk; returns the complete lines' messages (a line that is not JSON throws after the rest). */
+  push(chunk: Buffer): { messages: JSONRPCMessage[]; bad?: string } {
+    this.buffer += this.decoder.decode(chunk, { stream: true });
+    const messages: JSONRPCMessage[] = [];
+    let bad: string | undefined;
+    for (let nl = this.buffer.indexOf('\n'); nl >= 0; nl = this.buffer.indexOf('\n')) {
+      const line = this.buffer.slice(0, nl).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      try {
+        messages.push(JSON.parse(line) as JSONRPCMessage);
+      } catch {
+        bad ??= line.slice(0, 200);
+      }
+    }
+    if (this.buffer.length > 64 * 1024 * 1024) {
+      this.buffer = '';
+      bad ??= 'a message over 64 MB';
+    }
+    return { messages, ...(bad !== undefined ? { bad } : {}) };
+  }
+
+  clear(): void {
+    this.buffer = '';
+  }
 }
 
 const GRACE_MS = 2000;
@@ -104,23 +133,24 @@ export class GroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer: InstanceType<Framing['ReadBuffer']>;
+  private readonly reader = new LineReader();
   private closed = false;
   private exited: Promise<void> = Promise.resolve();
+  private started: Promise<void> | undefined;
 
-  constructor(
-    private readonly params: StdioParams,
-    private readonly framing: Framing,
-  ) {
-    this.buffer = new framing.ReadBuffer();
-  }
+  constructor(private readonly params: StdioParams) {}
 
   get pid(): number | undefined {
     return this.child?.pid;
   }
 
-  async start(): Promise<void> {
-    if (this.child) throw new Error('already started');
+  /** Spawns the server (once: a second call, e.g. the client's own, waits for the first). */
+  start(): Promise<void> {
+    this.started ??= this.spawn();
+    return this.started;
+  }
+
+  private async spawn(): Promise<void> {
     installExitHook();
     const unix = process.platform !== 'win32';
     resolveCommand(this.params.command, this.params.env, this.params.cwd); // "command not found" before spawning
@@ -158,12 +188,10 @@ export class GroupStdioTransport implements Transport {
       });
       child.stdin!.on('error', (err) => this.onerror?.(err));
       child.stdout!.on('data', (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-          for (let m = this.buffer.readMessage(); m !== null; m = this.buffer.readMessage()) this.onmessage?.(m);
-        } catch (err) {
-          this.onerror?.(err as Error); // a line that is not JSON-RPC (a server printing to stdout)
-        }
+        const { messages, bad } = this.reader.push(chunk);
+        for (const m of messages) this.onmessage?.(m);
+        // A server printing something else to stdout: reported, not fatal (as the SDK's transport does).
+        if (bad !== undefined) this.onerror?.(new Error(`not a JSON-RPC message on stdout: ${bad}`));
       });
       child.stderr!.setEncoding('utf8');
       (child.stderr as Readable).on('data', (text: string) => this.params.onStderr?.(text));
@@ -174,7 +202,7 @@ export class GroupStdioTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) return Promise.reject(new Error('The MCP server is not running.'));
     return new Promise((resolve, reject) => {
-      stdin.write(this.framing.serializeMessage(message), (err) => (err ? reject(err) : resolve()));
+      stdin.write(`${JSON.stringify(message)}\n`, (err) => (err ? reject(err) : resolve()));
     });
   }
 
@@ -189,7 +217,7 @@ export class GroupStdioTransport implements Transport {
       clearTimeout(timer);
       signalGroup(child, 'SIGKILL'); // anything the server left in its group
     }
-    this.buffer.clear();
+    this.reader.clear();
     if (!this.closed) {
       this.closed = true;
       this.onclose?.();

@@ -25,7 +25,10 @@
  *
  * The fake servers run in child processes (test/fake/serve.ts), so their CPU is not counted in item 2.
  * BENCH_RUNS (default 9) sets the number of pairs in item 1; BENCH_CPU_RUNS (default 5) those of item 2; BENCH_SOAK_RUNS
- * (default 1 000) the soak's runs; BENCH_ONLY=cli,cpu,sessions,lanes,soak,checkpoints picks rows.
+ * (default 1 000) the soak's runs; BENCH_ONLY=cli,cpu,sessions,lanes,soak,checkpoints,mcp picks rows.
+ *
+ * 7. MCP (test/bench/mcp.ts): a CLI turn with one configured-but-unused stdio server vs none, and what a turn that
+ *    calls an MCP tool adds over the server's own time.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -40,6 +43,7 @@ import { createAppGateway } from '../../main/gateway/create.js';
 import type { Message } from '../../main/engine/messages.js';
 import { SessionStore } from '../../main/sessions/store.js';
 import { checkpointRows } from './checkpoints.js';
+import { mcpRows } from './mcp.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -446,6 +450,7 @@ async function main(): Promise<void> {
       ...(want('lanes') ? [await lanesRow(lanes.baseUrl)] : []),
       ...(want('soak') ? [await soakRow(soak.baseUrl)] : []),
       ...(want('checkpoints') ? await checkpointRows(writeTurn.baseUrl, RUNS) : []),
+      ...(want('mcp') ? await mcpRows({ root: ROOT, runs: RUNS, median, startServer, timeV, benchHome, workspace: await benchWorkspace(), turnBaseUrl: turn.baseUrl }) : []),
     ];
     console.log(`\nnpm run bench — ${new Date().toISOString()}, node ${process.version}, load average ${loadBefore} → ${load()}\n`);
     printTable(rows);

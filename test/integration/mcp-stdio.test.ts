@@ -148,6 +148,36 @@ describe('MCP over stdio against server-everything', () => {
     expect(await processesWith(marker)).toEqual([]);
   }, 90_000);
 
+  it('progress notifications show as live updates of the tool row', async () => {
+    const h = await home({ everything: everything(`--agentdesk-test-${randomUUID()}`) });
+    const scenario = toolLoopScenario({ toolName: 'mcp__everything__trigger-long-running-operation', args: { duration: 1, steps: 2 }, finalText: 'Done.' });
+    fakes.anthropic.enqueue(scenario, scenario);
+    const { result, events } = await run(h);
+    expect(result.status).toBe('ok');
+    const updates = events.filter((e) => e.stream === 'tool' && e.data.phase === 'update').map((e) => String(e.data.partial));
+    // The last step's notification may come after the result (then the row is already done): at least the first.
+    expect(updates[0]).toBe('progress 1/2\n');
+    expect(updates.every((u) => /^progress [12]\/2\n$/.test(u))).toBe(true);
+  }, 90_000);
+
+  it('tool budget: MCP tools over 10 % of the context window are named in one warning line', async () => {
+    const h = await homeWith(
+      fakeProvidersConfig(fakes, {
+        extra: {
+          mcpServers: { one: everything(`--agentdesk-test-${randomUUID()}`), two: everything(`--agentdesk-test-${randomUUID()}`) },
+          agent: { model: { primary: 'fakeant/claude-fake' }, contextTokens: 16_000 },
+        },
+      }),
+      'mcp-home',
+    );
+    fakes.anthropic.enqueue({ text: 'ok' });
+    const { r, result } = await run(h);
+    expect(result.status).toBe('ok');
+    const lines = r.stderr.split('\n').filter((l) => l.includes('MCP tool definitions'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^agentdesk: MCP tool definitions take about \d+ tokens, \d+ % of the 16000-token context window; switch off tools you do not need/);
+  }, 90_000);
+
   it('an image result reaches the Anthropic request as an image block', async () => {
     const h = await home({ everything: everything(`--agentdesk-test-${randomUUID()}`) });
     fakes.anthropic.enqueue(
