@@ -5,7 +5,7 @@
  * continues and new runs use the new folder. Quitting waits for the gateway to close (lifecycle.ts).
  * AGENTDESK_HOME / AGENTDESK_WORKSPACE override the data folder and the workspace (used by the e2e tests).
  */
-import { app, dialog, type BrowserWindow } from 'electron';
+import { app, dialog, shell, type BrowserWindow } from 'electron';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { IPC_MENU, type MenuCommand } from '../../preload/contract.js';
@@ -75,6 +75,10 @@ async function start(): Promise<void> {
     settings,
     version: app.getVersion(),
     pickFolder: () => pickFolder(win),
+    // X1 OAuth: an MCP server's consent page opens in the system browser (http(s) only).
+    openUrl: (url) => {
+      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    },
     ...(safeStorageSupported() ? { openFallbackSecrets: async () => openSafeStorageSecrets(userData) } : {}),
   });
   stopForwarding = forwardEvents(gateway, () => win);

@@ -60,7 +60,7 @@ export async function refreshSessions(): Promise<void> {
 }
 
 /** Shows `sessionKey`: stored history, then (if a run is streaming) its events so far, then live events. */
-export async function openSession(sessionKey: string, limit: number = OPEN_LIMIT): Promise<void> {
+export async function openSession(sessionKey: string, limit: number = OPEN_LIMIT, opts: { keepView?: boolean } = {}): Promise<void> {
   const token = ++openToken;
   openLimit = limit;
   collecting = { sessionKey, events: [] };
@@ -74,7 +74,8 @@ export async function openSession(sessionKey: string, limit: number = OPEN_LIMIT
     model: known?.model && models.some((m) => m.ref === known.model) ? known.model : appInfo ? defaultModel(models, appInfo) : useChat.getState().model,
     thinking: known?.thinking,
   });
-  useSessions.setState({ opening: true, view: 'chat' });
+  // The start-up open keeps the view: a person who already went to Settings is not pulled back to the chat.
+  useSessions.setState({ opening: true, ...(opts.keepView ? {} : { view: 'chat' as const }) });
   try {
     const opened = await api().request('sessions.open', { sessionKey, limit });
     if (token !== openToken) return;
@@ -285,7 +286,7 @@ export async function startSessions(t: RendererTransport): Promise<void> {
     rememberLastSession(shown.sessionKey);
     return;
   }
-  await openSession(target);
+  await openSession(target, OPEN_LIMIT, { keepView: true });
 }
 
 const LAST_SESSION = 'agentdesk.lastSession';
