@@ -115,6 +115,13 @@ describe('ReplyGate', () => {
     ['ordinary text streams at once', ['Hello', ' world'], ['Hello', ' world'], 'Hello world', undefined],
     ['a trailing token after real text is held, then stripped', ['Done. ', 'NO_', 'REPLY'], ['Done. ', '', ''], 'Done. ', undefined],
     ['a held upper-case tail is released when it becomes a word', ['Say ', 'NO', ' more'], ['Say ', '', 'NO more'], 'Say NO more', undefined],
+    // issue 21
+    ['a mixed-case token never streams out', ['No', '_Re', 'ply'], ['', '', ''], '', 'silent'],
+    ['an ordinary "No, …" waits one delta', ['No', ', not yet.'], ['', 'No, not yet.'], 'No, not yet.', undefined],
+    ['a token glued to the first word is dropped', ['NO_REPLY', 'The user is saying hi.'], ['', 'The user is saying hi.'], 'The user is saying hi.', undefined],
+    ['a glued token in one whole delta is dropped', ['NO_REPLYThe'], ['The'], 'The', undefined],
+    ['a bare think preamble ending in the token is silent', ['think\n', 'The user talks to someone else.', '\nStay quiet.NO_REPLY'], ['', '', ''], '', 'silent'],
+    ['a bare think preamble followed by an answer is shown', ['think\nplan', '\n\nHere it is.'], ['', 'think\nplan\n\nHere it is.'], 'think\nplan\n\nHere it is.', undefined],
   ])('%s', (_name, chunks, shown, all, suppressed) => {
     const r = gate(chunks);
     expect(r.shown).toEqual(shown);
@@ -144,6 +151,7 @@ describe('buildPayloads', () => {
     [{ texts: ['NO_REPLY'], toolErrors: 1 }, [{ text: TOOL_ERROR_FALLBACK, isError: true }]],
     [{ texts: ['ok'], toolErrors: 1 }, [{ text: 'ok' }]],
     [{ texts: ['ok'], toolErrors: 0, reasoning: ['plan', ' '] }, [{ text: 'Reasoning:\nplan' }, { text: 'ok' }]],
+    [{ texts: ['NO_REPLYThe user is saying hi.'], toolErrors: 0 }, [{ text: 'The user is saying hi.' }]],
   ])('%j', (input, expected) => {
     expect(buildPayloads(input)).toEqual(expected);
   });
