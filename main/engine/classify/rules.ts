@@ -116,7 +116,7 @@ const hasName = (f: Facts, ...names: string[]): boolean => f.names.some((n) => n
 // ---------------------------------------------------------------------------------------------------------------
 
 interface Rule {
-  /** Why this rule comes where it does (read as documentation; shown in tests on failure). */
+  /** Why the rule sits where it does in the order (documentation). */
   why: string;
   decide: (f: Facts) => FailoverReason | undefined;
 }
