@@ -68,11 +68,20 @@ function readWhole(full: string): Buffer | 'gone' | 'not-file' {
 export async function captureTree(root: string, opts: CaptureOptions): Promise<{ tree: Tree; stats: CaptureStats }> {
   const now = opts.now ?? Date.now;
   const takenAt = now();
-  const scan = await scanWorkspace(root, opts.limits, opts.exclude);
   const racyMs = opts.racyMs ?? DEFAULT_RACY_MS;
-  const cache = new Map<string, TreeEntry>();
-  if (opts.previous && opts.previous.root === root) for (const e of opts.previous.entries) if (e.k === 'f') cache.set(e.p, e);
   const trustBefore = (opts.previous?.takenAt ?? 0) - racyMs;
+  const cache = new Map<string, TreeEntry>();
+  const known = new Set<string>();
+  const gitignores = new Map<string, TreeEntry>();
+  if (opts.previous && opts.previous.root === root) {
+    for (const e of opts.previous.entries) {
+      known.add(e.p);
+      if (e.k !== 'f') continue;
+      cache.set(e.p, e);
+      if ((e.p === '.gitignore' || e.p.endsWith('/.gitignore')) && e.mt! < trustBefore) gitignores.set(e.p, e);
+    }
+  }
+  const scan = await scanWorkspace(root, opts.limits, opts.exclude, opts.previous?.root === root ? { has: (p) => known.has(p), gitignores } : undefined);
   const stats: CaptureStats = { read: 0, bytesRead: 0 };
   const entries: TreeEntry[] = [];
   const skipped: SkippedEntry[] = [...scan.skipped];
@@ -84,7 +93,8 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
     }
     const c = cache.get(e.p);
     if (c && c.h && c.s === e.s && c.mt === e.mt && c.ct === e.ct && c.ino === e.ino && c.mt! < trustBefore && opts.index.has(c.h)) {
-      entries.push({ ...e, h: c.h });
+      e.h = c.h;
+      entries.push(e);
       continue;
     }
     const wait = pause();
@@ -105,7 +115,9 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
     stats.bytesRead += data.length;
     const h = sha256(data);
     if (opts.writer && !opts.index.has(h)) opts.writer.add(h, data);
-    entries.push({ ...e, h, s: data.length });
+    e.h = h;
+    e.s = data.length;
+    entries.push(e);
   }
   skipped.sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
   return { tree: { v: TREE_VERSION, root, takenAt, entries, skipped }, stats };

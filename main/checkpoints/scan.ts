@@ -22,6 +22,17 @@ export interface ScanLimits {
   maxTotalBytes: number;
 }
 
+/**
+ * What the previous tree of this workspace says, so .gitignore rules are not matched again for paths it already
+ * holds: a path in it was not ignored then, and is not now while every .gitignore on its way is unchanged (same
+ * size, mtime, ctime, inode, and not written in the last moments before that tree was taken).
+ */
+export interface KnownPaths {
+  has(path: string): boolean;
+  /** `.gitignore` entries of the previous tree, by path, that can be trusted by their stat. */
+  gitignores: ReadonlyMap<string, TreeEntry>;
+}
+
 export interface ScanResult {
   entries: TreeEntry[];
   skipped: SkippedEntry[];
@@ -60,16 +71,17 @@ export function yielder(sliceMs = 15): () => Promise<void> | undefined {
  * Lists the workspace `root` (a real path). `exclude` holds absolute paths never entered (the app's data folder when
  * it lies inside the workspace). File entries carry stat fields but no hash: the capture step fills it in.
  */
-export async function scanWorkspace(root: string, limits: ScanLimits, exclude: readonly string[] = []): Promise<ScanResult> {
+export async function scanWorkspace(root: string, limits: ScanLimits, exclude: readonly string[] = [], known?: KnownPaths): Promise<ScanResult> {
   const entries: TreeEntry[] = [];
   const skipped: SkippedEntry[] = [];
   const excluded = new Set(exclude.map((p) => path.resolve(p)));
+  const known0 = known;
   const pause = yielder();
   // Loaded at the first snapshot, not at start-up (like find/grep's libraries).
   const { default: ignore } = await import('ignore');
   let total = 0;
 
-  const walk = async (dirRel: string, inherited: Rules): Promise<void> => {
+  const walk = async (dirRel: string, inherited: Rules, rulesKnown: boolean): Promise<void> => {
     const abs = dirRel === '' ? root : path.join(root, dirRel);
     let dirents: Dirent[];
     try {
@@ -79,7 +91,22 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       return;
     }
     let rules = inherited;
-    if (dirents.some((d) => d.name === '.gitignore' && d.isFile())) {
+    const giRel = dirRel === '' ? '.gitignore' : `${dirRel}/.gitignore`;
+    const hasGitignore = dirents.some((d) => d.name === '.gitignore' && d.isFile());
+    let known = rulesKnown && known0 !== undefined;
+    if (known) {
+      const prev = known0!.gitignores.get(giRel);
+      if (hasGitignore !== (prev !== undefined)) known = false;
+      else if (prev) {
+        try {
+          const st = lstatSync(path.join(abs, '.gitignore'));
+          known = st.size === prev.s && st.mtimeMs === prev.mt && st.ctimeMs === prev.ct && st.ino === prev.ino;
+        } catch {
+          known = false;
+        }
+      }
+    }
+    if (hasGitignore) {
       try {
         const buf = readFileSync(path.join(abs, '.gitignore'));
         if (buf.length <= MAX_GITIGNORE_BYTES) rules = [...inherited, { dir: dirRel, ig: ignore().add(buf.toString('utf8')) }];
@@ -94,7 +121,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       const rel = dirRel === '' ? d.name : `${dirRel}/${d.name}`;
       const full = `${abs}${path.sep}${d.name}`;
       if (excluded.has(full)) continue;
-      if (rules.length > 0 && ignoredBy(rules, rel, d.isDirectory())) continue;
+      if (rules.length > 0 && !(known && known0!.has(rel)) && ignoredBy(rules, rel, d.isDirectory())) continue;
       let st;
       try {
         st = lstatSync(full);
@@ -104,7 +131,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       const mode = st.mode & 0o7777;
       if (st.isDirectory()) {
         entries.push({ p: rel, k: 'd', m: mode });
-        await walk(rel, rules);
+        await walk(rel, rules, known);
       } else if (st.isSymbolicLink()) {
         let target: string;
         try {
@@ -128,7 +155,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       }
     }
   };
-  await walk('', []);
+  await walk('', [], true);
   // One sort of the whole list by path ("a-b" sorts before "a/x", so per-folder name order would not do).
   entries.sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
   return { entries, skipped };

@@ -1,10 +1,11 @@
 /**
  * X2: trees on disk (`trees/<id>.json.gz`). The first tree of a workspace is stored whole; a later one as a delta
- * against the previous tree of that workspace (the entries that changed — content or stat — and the paths that went
- * away), so a later snapshot of 10 000 unchanged files writes a few hundred bytes instead of re-encoding and
- * compressing 2 MB. A chain is cut at DELTA_DEPTH (then, or when a quarter of the entries changed, the tree is
- * whole again; small trees are deltas up to 16 changes). A tree's id is the sha256 of its stored text; a delta names its base, which garbage collection
- * keeps alive with it (`baseOf`).
+ * against the whole tree the previous one is based on (the entries that changed — content or stat — and the paths
+ * that went away), so a later snapshot of 10 000 unchanged files writes a few hundred bytes instead of re-encoding
+ * and compressing 2 MB, and reading any tree back is one whole tree plus at most one delta. When the changes since
+ * that base pass a quarter of the entries (16 for small trees), the tree is stored whole again and becomes the next
+ * base. A tree's id is the sha256 of its stored text; a delta names its base, which garbage collection keeps alive
+ * with it (`baseOf`).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -12,12 +13,9 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { encodeTree, treeId, TREE_VERSION, type SkippedEntry, type Tree, type TreeEntry } from './tree.js';
 
-export const DELTA_DEPTH = 16;
-
 interface DeltaFile {
   v: 1;
   base: string;
-  depth: number;
   root: string;
   takenAt: number;
   set: TreeEntry[];
@@ -77,7 +75,7 @@ export function applyDelta(base: readonly TreeEntry[], set: readonly TreeEntry[]
 }
 
 export class TreeFiles {
-  private readonly cache = new Map<string, { tree: Tree; depth: number; base?: string }>();
+  private readonly cache = new Map<string, { tree: Tree; base?: string }>();
 
   constructor(private readonly dir: string) {}
 
@@ -85,27 +83,26 @@ export class TreeFiles {
     return path.join(this.dir, `${id}.json.gz`);
   }
 
-  private remember(id: string, v: { tree: Tree; depth: number; base?: string }) {
+  private remember(id: string, v: { tree: Tree; base?: string }) {
     if (this.cache.size > 12) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(id, v);
   }
 
-  private loadEntry(id: string): { tree: Tree; depth: number; base?: string } {
+  private loadEntry(id: string): { tree: Tree; base?: string } {
     const hit = this.cache.get(id);
     if (hit) return hit;
     const raw = JSON.parse(gunzipSync(readFileSync(this.file(id))).toString('utf8')) as Tree | DeltaFile;
-    let v: { tree: Tree; depth: number; base?: string };
+    let v: { tree: Tree; base?: string };
     if ('base' in raw && typeof raw.base === 'string') {
       const base = this.loadEntry(raw.base);
       v = {
         tree: { v: TREE_VERSION, root: raw.root, takenAt: raw.takenAt, entries: applyDelta(base.tree.entries, raw.set, raw.del), skipped: raw.skipped ?? [] },
-        depth: raw.depth,
         base: raw.base,
       };
     } else {
       const whole = raw as Tree;
       if (whole.v !== TREE_VERSION || !Array.isArray(whole.entries)) throw new Error(`Unsupported checkpoint tree ${id} (version ${String(whole.v)}).`);
-      v = { tree: { ...whole, skipped: whole.skipped ?? [] }, depth: 0 };
+      v = { tree: { ...whole, skipped: whole.skipped ?? [] } };
     }
     this.remember(id, v);
     return v;
@@ -120,20 +117,20 @@ export class TreeFiles {
     return this.loadEntry(id).base;
   }
 
-  /** Stores `tree`, as a delta against `previous` when that is shorter; returns its id. */
+  /** Stores `tree`, as a delta against the base of `previousId` (or `previousId` itself when whole); returns its id. */
   save(tree: Tree, previousId?: string): string {
     let text: string | undefined;
-    let depth = 0;
     let base: string | undefined;
     if (previousId) {
       try {
         const prev = this.loadEntry(previousId);
-        if (prev.tree.root === tree.root && prev.depth < DELTA_DEPTH) {
-          const d = treeDelta(prev.tree.entries, tree.entries);
+        const baseId = prev.base ?? previousId;
+        const whole = prev.base ? this.loadEntry(prev.base).tree : prev.tree;
+        if (whole.root === tree.root) {
+          const d = treeDelta(whole.entries, tree.entries);
           if (d.set.length + d.del.length <= Math.max(16, tree.entries.length / 4)) {
-            depth = prev.depth + 1;
-            base = previousId;
-            const delta: DeltaFile = { v: 1, base, depth, root: tree.root, takenAt: tree.takenAt, set: d.set, del: d.del, skipped: tree.skipped };
+            base = baseId;
+            const delta: DeltaFile = { v: 1, base, root: tree.root, takenAt: tree.takenAt, set: d.set, del: d.del, skipped: tree.skipped };
             text = JSON.stringify(delta);
           }
         }
@@ -149,7 +146,7 @@ export class TreeFiles {
       writeFileSync(tmp, gzipSync(text, { level: 1 }), { mode: 0o600 });
       renameSync(tmp, file);
     }
-    this.remember(id, { tree, depth, ...(base ? { base } : {}) });
+    this.remember(id, { tree, ...(base ? { base } : {}) });
     return id;
   }
 

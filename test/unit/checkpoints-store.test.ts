@@ -106,6 +106,33 @@ describe('CheckpointStore', () => {
     expect(readFileSync(path.join(root, 'node_modules/x/index.js'), 'utf8')).toBe('dep');
   });
 
+  it('a changed, added or removed .gitignore takes effect at the next snapshot (paths known from the last tree are re-checked)', async () => {
+    const root = tmp('ws');
+    const old = new Date(Date.now() - 60_000);
+    const age = () => {
+      for (const p of ['.gitignore', 'x.log', 'sub/.gitignore', 'sub/keep.log', 'sub/other.log']) {
+        if (existsSync(path.join(root, p))) utimesSync(path.join(root, p), old, old);
+      }
+    };
+    write(root, '.gitignore', 'build/\n');
+    write(root, 'x.log', 'x');
+    write(root, 'sub/.gitignore', '!keep.log\n');
+    write(root, 'sub/keep.log', 'k');
+    write(root, 'sub/other.log', 'o');
+    age();
+    const store = new CheckpointStore(tmp('home'), { racyMs: 0, onNotice: () => {} });
+    const paths = async () => store.loadTree((await store.snapshot({ sessionKey: 's', root, label: 'x' })).tree).entries.map((e) => e.p);
+    expect(await paths()).toEqual(['.gitignore', 'sub', 'sub/.gitignore', 'sub/keep.log', 'sub/other.log', 'x.log']);
+    write(root, '.gitignore', 'build/\n*.log\n');
+    age();
+    expect(await paths()).toEqual(['.gitignore', 'sub', 'sub/.gitignore', 'sub/keep.log']);
+    rmSync(path.join(root, 'sub/.gitignore'));
+    expect(await paths()).toEqual(['.gitignore', 'sub']);
+    write(root, 'sub/.gitignore', '!other.log\n');
+    age();
+    expect(await paths()).toEqual(['.gitignore', 'sub', 'sub/.gitignore', 'sub/other.log']);
+  });
+
   it('does not read unchanged files again (stat cache), but does read a file changed in place', async () => {
     const root = tmp('ws');
     for (let i = 0; i < 50; i++) write(root, `f${i}.txt`, `content ${i}`);
