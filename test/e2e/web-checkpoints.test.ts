@@ -116,6 +116,7 @@ describe('Restore… in the web UI', () => {
     await page.reload();
     const again = page.getByTestId('user-message').first().getByTestId('restore-open');
     await again.waitFor({ timeout: 10_000 });
+    await page.getByTestId('assistant-message').first().getByTestId('changed-files').waitFor({ timeout: 10_000 });
     await again.click();
     await expect.poll(() => page.getByTestId('restore-summary').textContent().catch(() => ''), { timeout: 10_000 }).toContain('1 file changed back');
     await page.screenshot({ path: join(RESULTS, 'checkpoints-dialog-dark-narrow.png') });

@@ -26,10 +26,11 @@ export function RestoreAction({ turn }: { turn: UserTurn }) {
 
 /** The timeline's mark on a turn that changed files: a checkpoint was taken before its first change. */
 export function ChangedFilesMark({ turn }: { turn: AssistantTurn }) {
+  // Both stores: the marks follow the checkpoint list and the turns, whichever arrives last after a reload.
+  const user = useChat((s) => userTurnBefore(s.turns, turn.id));
   const marked = useCheckpoints((s) => {
     if (s.list.length === 0) return false;
     if (turn.runId && s.list.some((c) => c.runId === turn.runId)) return true;
-    const user = userTurnBefore(useChat.getState().turns, turn.id);
     return user !== undefined && checkpointFor(user, s.list) !== undefined;
   });
   if (!marked) return null;
