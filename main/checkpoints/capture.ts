@@ -65,22 +65,39 @@ function readWhole(full: string): Buffer | 'gone' | 'not-file' {
   }
 }
 
+interface Lookup {
+  /** Files of the previous tree by path (the stat cache). */
+  cache: Map<string, TreeEntry>;
+  /** Every path of the previous tree. */
+  known: Set<string>;
+  /** Its .gitignore files that were not racy when it was taken. */
+  gitignores: Map<string, TreeEntry>;
+}
+
+const EMPTY: Lookup = { cache: new Map(), known: new Set(), gitignores: new Map() };
+/** Built once per tree object: the app keeps its last tree, so its next snapshot does not rebuild 10 000 entries. */
+const lookups = new WeakMap<Tree, Lookup>();
+
+function lookupOf(tree: Tree, trustBefore: number): Lookup {
+  const hit = lookups.get(tree);
+  if (hit) return hit;
+  const l: Lookup = { cache: new Map(), known: new Set(), gitignores: new Map() };
+  for (const e of tree.entries) {
+    l.known.add(e.p);
+    if (e.k !== 'f') continue;
+    l.cache.set(e.p, e);
+    if ((e.p === '.gitignore' || e.p.endsWith('/.gitignore')) && e.mt! < trustBefore) l.gitignores.set(e.p, e);
+  }
+  lookups.set(tree, l);
+  return l;
+}
+
 export async function captureTree(root: string, opts: CaptureOptions): Promise<{ tree: Tree; stats: CaptureStats }> {
   const now = opts.now ?? Date.now;
   const takenAt = now();
   const racyMs = opts.racyMs ?? DEFAULT_RACY_MS;
   const trustBefore = (opts.previous?.takenAt ?? 0) - racyMs;
-  const cache = new Map<string, TreeEntry>();
-  const known = new Set<string>();
-  const gitignores = new Map<string, TreeEntry>();
-  if (opts.previous && opts.previous.root === root) {
-    for (const e of opts.previous.entries) {
-      known.add(e.p);
-      if (e.k !== 'f') continue;
-      cache.set(e.p, e);
-      if ((e.p === '.gitignore' || e.p.endsWith('/.gitignore')) && e.mt! < trustBefore) gitignores.set(e.p, e);
-    }
-  }
+  const { cache, known, gitignores } = opts.previous && opts.previous.root === root ? lookupOf(opts.previous, trustBefore) : EMPTY;
   const scan = await scanWorkspace(root, opts.limits, opts.exclude, opts.previous?.root === root ? { has: (p) => known.has(p), gitignores } : undefined);
   const stats: CaptureStats = { read: 0, bytesRead: 0 };
   const entries: TreeEntry[] = [];
