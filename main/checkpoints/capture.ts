@@ -109,7 +109,9 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
       continue;
     }
     const c = cache.get(e.p);
-    if (c && c.h && c.s === e.s && c.mt === e.mt && c.ct === e.ct && c.ino === e.ino && c.mt! < trustBefore && opts.index.has(c.h)) {
+    // The previous tree of a workspace is a root of garbage collection, so every content it names is in the store:
+    // a hit needs no look at the pack indexes (a snapshot does not load them at all).
+    if (c && c.h && c.s === e.s && c.mt === e.mt && c.ct === e.ct && c.ino === e.ino && c.mt! < trustBefore) {
       e.h = c.h;
       entries.push(e);
       continue;
@@ -131,6 +133,8 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
     stats.read++;
     stats.bytesRead += data.length;
     const h = sha256(data);
+    // Deduplicated against the indexes loaded in this process (a content already stored elsewhere may be stored
+    // again: harmless, and far cheaper than reading every index for the few files a later snapshot reads).
     if (opts.writer && !opts.index.has(h)) opts.writer.add(h, data);
     e.h = h;
     e.s = data.length;

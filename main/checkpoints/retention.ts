@@ -66,13 +66,22 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
   }
   let packs = 0;
   let repacked = 0;
-  for (const pack of p.index.packIds()) {
-    const objects = p.index.objectsOf(pack);
+  // A content may be in several packs (a snapshot dedupes only against the indexes it loaded): the packs with the
+  // most live bytes are kept first, and a later pack counts only what none kept before it holds.
+  const liveBytesOf = (pack: string) => {
+    let n = 0;
+    for (const [h, loc] of p.index.objectsOf(pack)) if (live.has(h)) n += loc.length;
+    return n;
+  };
+  const held = new Set<string>();
+  const order = p.index.packIds().map((pack) => ({ pack, bytes: liveBytesOf(pack) })).sort((a, b) => b.bytes - a.bytes);
+  for (const { pack } of order) {
+    const objects = [...p.index.objectsOf(pack)];
     let total = 0;
     let liveBytes = 0;
     for (const [h, loc] of objects) {
       total += loc.length;
-      if (live.has(h)) liveBytes += loc.length;
+      if (live.has(h) && !held.has(h)) liveBytes += loc.length;
     }
     if (liveBytes === 0) {
       p.store.removePack(pack);
@@ -81,7 +90,7 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
       const writer = p.store.newPackWriter();
       const reader = new ObjectReader(p.index);
       try {
-        for (const h of objects.keys()) if (live.has(h)) writer.add(h, reader.read(h));
+        for (const [h] of objects) if (live.has(h) && !held.has(h)) writer.add(h, reader.read(h));
       } catch (err) {
         writer.abort();
         throw err;
@@ -90,8 +99,11 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
       }
       writer.commit();
       p.index.addPack(writer.id, writer.written);
+      for (const h of writer.written.keys()) held.add(h);
       p.store.removePack(pack);
       repacked++;
+    } else {
+      for (const [h] of objects) if (live.has(h)) held.add(h);
     }
   }
   return { trees, packs, repacked };

@@ -83,7 +83,6 @@ export class CheckpointStore {
       for (const d of [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir]) mkdirSync(d, { recursive: true, mode: 0o700 });
       const release = await acquireFileLock(path.join(this.dir, 'store.lock'), { pollMs: 20, ...(this.opts.lockStaleMs ? { stale: this.opts.lockStaleMs } : {}) });
       try {
-        this.index.refresh();
         await this.recover();
         return await fn();
       } finally {
@@ -237,6 +236,7 @@ export class CheckpointStore {
   /** Reads one stored content (diffs in the UI). */
   readObject(hash: string): Promise<Buffer> {
     return this.locked(async () => {
+      this.index.refresh();
       const reader = new ObjectReader(this.index);
       try {
         return reader.read(hash);
@@ -249,6 +249,7 @@ export class CheckpointStore {
   /** Makes `root` match `target`; `current` is a capture taken under this same lock (else one is taken now). */
   private async applyLocked(root: string, target: Tree, current?: Tree): Promise<ApplyReport> {
     current ??= (await this.captureLocked(root)).tree;
+    this.index.refresh(); // where every content is: read only by operations that read contents
     const reader = new ObjectReader(this.index);
     try {
       return await applyTree(root, current, target, reader, this.now);
@@ -265,6 +266,7 @@ export class CheckpointStore {
     return this.locked(async () => {
       const target = this.checkpoint(plan.sessionKey, plan.id);
       const targetTree = this.loadTree(target.tree);
+      this.index.refresh(); // a restore reads contents anyway: its checkpoint of the current state dedupes against all
       const before = await this.snapshotLocked({
         sessionKey: plan.sessionKey,
         root: target.root,
@@ -311,6 +313,7 @@ export class CheckpointStore {
           return [];
         }
       });
+    this.index.refresh();
     await collectGarbage({ store: this, index: this.index, logs, pointers });
   }
 
