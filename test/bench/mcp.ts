@@ -99,7 +99,7 @@ export async function mcpRows(d: McpBenchDeps): Promise<Row[]> {
       },
       {
         what: `CLI turn calling an MCP tool, added over the server's own time (${d.runs} runs each)`,
-        ours: `+${added.toFixed(0)} ms (turn ${med(calls.map((c) => c.mcp)).toFixed(0)} ms)`,
+        ours: `${added >= 0 ? '+' : '−'}${Math.abs(added).toFixed(0)} ms (turn ${med(calls.map((c) => c.mcp)).toFixed(0)} ms)`,
         yardstick: `same loop with list ${med(calls.map((c) => c.list)).toFixed(0)} ms; server's own ${med(calls.map((c) => c.own)).toFixed(0)} ms`,
         ratio: added / 60,
         goal: '≤ 60 ms',
