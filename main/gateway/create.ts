@@ -42,6 +42,7 @@ import { SkillCatalog } from '../engine/attempt/skills.js';
 import { fireCompactionHooks } from '../engine/run/run-hooks.js';
 import { approvalMethods } from './methods/approvals.js';
 import { ApprovalBroker } from '../tools/approvals/broker.js';
+import { PendingApprovals } from './pending-approvals.js';
 import { execSandboxStatus } from '../tools/exec.js';
 import type { ApprovalMode } from '../engine/config/schema.js';
 import { profilesFor } from '../auth/profiles.js';
@@ -155,7 +156,11 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       const info = mcp.toolInfo(tool);
       return info && { mode: info.mode, mcp: { server: info.server, tool: info.tool, ...(info.annotations ? { annotations: info.annotations } : {}) } };
     },
+    timeoutMs: () => config.agent.approvals.timeoutSeconds * 1000,
+    timers,
+    now,
   });
+  const pendingApprovals = new PendingApprovals();
   hooks.approvals = approvals.gate;
   // X2: the workspace is checkpointed before each turn's first change; an operation a killed process left
   // half-done is finished first (and said on stderr).
@@ -217,6 +222,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const active = new ActiveRuns();
   hub.on(active.onEvent);
   hooks.checkpoint = checkpoints.gate({ run: (runId) => runs.get(runId), root: () => workspace });
+  hub.on(pendingApprovals.onEvent);
   const sessions = createSessionMethods({
     store,
     runs,
@@ -324,8 +330,8 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     }),
     ...subagentMethods(subagents),
     ...authMethods(auth),
-    ...approvalMethods(approvals),
     ...checkpointMethods({ service: checkpoints.service, store: checkpoints.store, busy: (key) => active.sessionKeys().has(key), notices: checkpoints.notices }),
+    ...approvalMethods(approvals, pendingApprovals),
     ...settingsMethods,
     ...authKeyMethods,
     ...createMcpMethods({
@@ -367,6 +373,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     onEvent(listener: (event: AgentEvent) => void) {
       return hub.on(listener);
     },
+    greeting: () => pendingApprovals.list(),
     async close() {
       closed = true;
       await hooks.fire('gateway_stop', {}, { workspace });

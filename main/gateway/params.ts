@@ -48,6 +48,7 @@ export const paramSchemas = {
     })
     .strict(),
   'auth.status': z.object({}).strict(),
+  'approvals.list': z.object({ sessionKey: z.string().min(1).max(200).optional() }).strict(),
 } as const;
 
 export type ParamMethod = keyof typeof paramSchemas;

@@ -9,6 +9,8 @@ export interface GatewayApi {
   request<M extends MethodName>(method: M, params: unknown): Promise<Methods[M][1]>;
   /** Subscribes to every run event; returns the unsubscribe function. */
   onEvent(listener: (event: AgentEvent) => void): () => void;
+  /** Events a client that connects now should get first: the approval requests still waiting for an answer. */
+  greeting?(): AgentEvent[];
 }
 
 export type GatewayErrorCode = 'bad_request' | 'unknown_method' | 'not_found' | 'internal';

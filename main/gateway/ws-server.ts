@@ -145,6 +145,8 @@ export function startWsTransport(gateway: GatewayApi, opts: WsTransportOptions):
 
   const onConnection = (ws: WebSocket): void => {
     clients.add(ws);
+    // A window that reloads or reconnects while a run waits for approval gets the request again.
+    for (const event of gateway.greeting?.() ?? []) send(ws, { event });
     ws.on('close', () => clients.delete(ws));
     ws.on('error', () => clients.delete(ws)); // e.g. payload over the cap (ws closes with 1009)
     ws.on('message', (data, isBinary) => {

@@ -16,6 +16,8 @@ export type ApprovalData =
   | {
       phase: 'request';
       approvalId: string;
+      /** When an unanswered request is refused (epoch ms); the model is told nobody answered. */
+      expiresAt?: number;
       toolCallId: string;
       tool: string;
       args: Record<string, unknown>;

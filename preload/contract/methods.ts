@@ -1,6 +1,7 @@
 /** D2 contract: every gateway request by name, with its params and result types. */
 import type { ApprovalRespondParams } from './approvals.js';
 import type { CheckpointDiff, CheckpointDto, CheckpointPreview, RestoreDto, RestoreMode, RestoreResultDto } from './checkpoints.js';
+import type { AgentEvent } from './events.js';
 import type { AuthTestResult, KeyProfileView, ProfileStatus } from './auth.js';
 import type { QueueEntryDto, SteerResultDto, SubagentDto } from './queue.js';
 import type { AgentAccepted, AgentParams, RunResult, WaitParams, WaitResult, ThinkingLevel } from './runs.js';
@@ -81,6 +82,8 @@ export interface Methods {
   'mcp.connect': [{ name: string }, McpStatusDto];
   /** Adds the servers of a claude_desktop_config.json / mcp.json text. */
   'mcp.import': [{ text: string }, { added: string[]; notes: string[]; status: McpStatusDto }];
+  /** T3: the approval requests still waiting for an answer, as the `approval` events that asked them. */
+  'approvals.list': [{ sessionKey?: string }, AgentEvent[]];
 }
 
 export type MethodName = keyof Methods;

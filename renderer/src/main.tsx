@@ -20,7 +20,7 @@ if ('error' in transport) {
     </div>,
   );
 } else {
-  startApprovals(transport.api);
+  startApprovals(transport.api, transport.onStatus);
   startCheckpoints(transport.api);
   connectSettings(transport.api);
   connectMcp(transport.api);

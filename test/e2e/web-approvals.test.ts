@@ -63,13 +63,18 @@ describe('approval card in the web UI', () => {
     await card.waitFor({ timeout: 15_000 });
     expect(await card.getByTestId('approval-command').textContent()).toBe('$ echo one > one.txt');
     expect(await card.getByTestId('approval-sandbox').textContent()).toBe('sandboxed');
-    await card.getByRole('button', { name: 'Deny' }).click();
+    // a click on Deny… opens the reason field (focused); Enter there denies with the reason
+    await card.getByRole('button', { name: 'Deny…' }).click();
+    const reason = card.getByLabel('Reason for denying (optional, the assistant sees it)');
+    await expect.poll(() => reason.evaluate((el) => el === document.activeElement)).toBe(true);
+    await reason.fill('not now');
+    await reason.press('Enter');
     await expect.poll(() => first.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
     expect(await first.getByTestId('approval-card').count()).toBe(0);
     expect(await first.getByTestId('tool-call').getAttribute('data-status')).toBe('error');
     expect(await first.textContent()).toContain('Finished step 1.');
     expect(existsSync(join(workspace, 'one.txt'))).toBe(false);
-    expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain('The person denied this exec call');
+    expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain('The person denied this exec call: not now');
 
     // 2. Allow once, from the keyboard: the first button has focus, Enter answers.
     const second = await askToRun(page, 2, 'echo two > two.txt');

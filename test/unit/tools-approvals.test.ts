@@ -121,6 +121,31 @@ describe('ApprovalBroker', () => {
     expect(await nextRequest(other)).toBeDefined();
   });
 
+  it('an unanswered request is refused at its expiry with a reason naming the wait (injected clock and timers)', async () => {
+    let fire: (() => void) | undefined;
+    let delay = 0;
+    const b = new ApprovalBroker({
+      config: cfg(),
+      sandboxed: async () => true,
+      timeoutMs: () => 90_000,
+      now: () => 1_000,
+      timers: { setTimeout: (fn, ms) => ((fire = fn), (delay = ms), 1), clearTimeout: () => undefined },
+    });
+    const events: ApprovalData[] = [];
+    const outcome = b.gate(info({ events }));
+    const req = await nextRequest(events);
+    expect(req.expiresAt).toBe(91_000);
+    expect(delay).toBe(90_000);
+    fire!();
+    expect(await outcome).toEqual({
+      allow: false,
+      reason: 'Nobody answered the request to approve this exec call within 90 s, so it did not run. Do not retry it now; say in your reply what you wanted to do, so the person can allow it next time.',
+    });
+    expect(events[1]).toMatchObject({ phase: 'resolved', decision: 'deny', reason: 'no answer within 90 s' });
+    expect(b.respond(req.approvalId, 'allow_once')).toBe(false);
+    expect(b.pendingIds()).toEqual([]);
+  });
+
   it('an abort while waiting refuses the call and closes the request', async () => {
     const b = broker();
     const events: ApprovalData[] = [];

@@ -54,6 +54,8 @@ export const approvalsConfigSchema = z.strictObject({
   /** exec command prefixes that run without asking (sandboxed only) / are always refused. */
   allowCommands: z.array(nonEmpty).default([]),
   denyCommands: z.array(nonEmpty).default([]),
+  /** How long a request waits for the person; unanswered, the call is refused and the model is told why. */
+  timeoutSeconds: positiveNumber.default(300),
 });
 
 export const agentConfigSchema = z.strictObject({

@@ -20,6 +20,22 @@ export interface ApprovalBrokerOptions {
   sandboxed: () => Promise<boolean>;
   /** X1: an MCP tool's own approval mode and what the card shows of it (undefined: a built-in tool). */
   toolInfo?: (tool: string) => { mode: ApprovalMode; mcp: McpApprovalInfo } | undefined;
+  /**
+   * How long a request waits for an answer (ms; read per request, so a settings change applies to the next one).
+   * Unanswered, the call is refused with a reason the model sees. Default 5 min.
+   */
+  timeoutMs?: () => number;
+  timers?: { setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void };
+  now?: () => number;
+}
+
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
+
+/** "5 min", "90 s": how long a request waited, for the model and the card. */
+export function waitedFor(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  return `${Math.round(s / 60)} min`;
 }
 
 interface Pending {
@@ -81,26 +97,32 @@ export class ApprovalBroker {
     if (info.signal.aborted) return { allow: false, reason: 'The run was stopped before this call was approved.' };
     const approvalId = randomUUID();
     const diff = await previewDiff(info.workspace, info.toolName, info.params);
-    const answer = new Promise<{ decision: ApprovalDecision; reason?: string; aborted?: boolean }>((resolve) => {
-      const onAbort = (): void => {
-        this.pending.delete(approvalId);
-        resolve({ decision: 'deny', reason: 'the run was stopped while waiting for approval', aborted: true });
+    const timers = this.opts.timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) };
+    const timeoutMs = this.opts.timeoutMs?.() ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+    const expiresAt = (this.opts.now ?? Date.now)() + timeoutMs;
+    const answer = new Promise<{ decision: ApprovalDecision; reason?: string; aborted?: boolean; expired?: boolean }>((resolve) => {
+      let timer: unknown;
+      const done = (outcome: { decision: ApprovalDecision; reason?: string; aborted?: boolean; expired?: boolean }): void => {
+        if (!this.pending.delete(approvalId)) return;
+        info.signal.removeEventListener('abort', onAbort);
+        timers.clearTimeout(timer);
+        resolve(outcome);
       };
+      const onAbort = (): void => done({ decision: 'deny', reason: 'the run was stopped while waiting for approval', aborted: true });
       info.signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(approvalId, {
         runId: info.runId,
         sessionKey: info.sessionKey,
         toolName: info.toolName,
-        settle: (decision, reason) => {
-          info.signal.removeEventListener('abort', onAbort);
-          this.pending.delete(approvalId);
-          resolve({ decision, reason });
-        },
+        settle: (decision, reason) => done({ decision, reason }),
       });
+      // Nobody answered: refused, and the model is told so (a run never hangs on a card nobody sees).
+      timer = timers.setTimeout(() => done({ decision: 'deny', reason: `no answer within ${waitedFor(timeoutMs)}`, expired: true }), timeoutMs);
     });
     info.emit({
       phase: 'request',
       approvalId,
+      expiresAt,
       toolCallId: info.toolCallId,
       tool: info.toolName,
       args: info.params,
@@ -109,7 +131,7 @@ export class ApprovalBroker {
       sandboxed,
       ...(mcp ? { mcp } : {}),
     });
-    const { decision, reason, aborted } = await answer;
+    const { decision, reason, aborted, expired } = await answer;
     info.emit({ phase: 'resolved', approvalId, toolCallId: info.toolCallId, decision, ...(reason ? { reason } : {}) });
     if (decision === 'allow_session') {
       let tools = this.sessionAllowed.get(info.sessionKey);
@@ -118,6 +140,12 @@ export class ApprovalBroker {
     }
     if (decision !== 'deny') return { allow: true };
     if (aborted) return { allow: false, reason: 'The run was stopped while waiting for approval; the call did not run.' };
+    if (expired) {
+      return {
+        allow: false,
+        reason: `Nobody answered the request to approve this ${info.toolName} call within ${waitedFor(timeoutMs)}, so it did not run. Do not retry it now; say in your reply what you wanted to do, so the person can allow it next time.`,
+      };
+    }
     return {
       allow: false,
       reason: `The person denied this ${info.toolName} call${reason ? `: ${reason}` : ''}. It did not run; do not retry it unchanged.`,

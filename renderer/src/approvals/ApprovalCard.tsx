@@ -15,8 +15,9 @@ function What({ req }: { req: ApprovalRequest }) {
 /**
  * The approval card shown under a tool call that waits for the person (T3): what would run (the command, or the
  * diff of an edit; the full arguments one click away), where, and whether it is sandboxed; Allow once / Allow for
- * this session / Deny with an optional reason the model sees. Keyboard: the first button takes focus; Tab moves,
- * Enter or Space answers, Escape opens the reason field for a denial.
+ * this session / Deny… with an optional reason the model sees (a click on Deny… or Escape opens the reason field,
+ * Enter denies). Keyboard: the first button takes focus; Tab moves, Enter or Space answers. An unanswered request
+ * is refused at `expiresAt` (the card says when).
  */
 export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
   const req = useApprovals((s) => s.byToolCall[toolCallId]);
@@ -44,9 +45,9 @@ export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
       aria-label={`Approve ${req.tool}`}
       data-testid="approval-card"
       onKeyDown={(e) => {
-        if (e.key === 'Escape' && !denying) {
-          e.preventDefault();
-          setDenying(true);
+        if (e.key === 'Escape') {
+          e.preventDefault(); // never the chat's "Esc stops the reply"
+          setDenying(!denying);
         }
       }}
     >
@@ -65,7 +66,13 @@ export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
         <summary>All arguments</summary>
         <pre className="approval-pre">{JSON.stringify(req.args, null, 2)}</pre>
       </details>
-      {denying && (
+      {req.expiresAt !== undefined && (
+        <div className="approval-expiry muted" data-testid="approval-expiry">
+          If nobody answers by {new Date(req.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}, it is refused and the
+          assistant is told.
+        </div>
+      )}
+      {denying ? (
         <form
           className="approval-reason"
           onSubmit={(e) => {
@@ -80,19 +87,28 @@ export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
             value={reason}
             onChange={(e) => setReason(e.target.value)}
           />
+          <div className="approval-actions">
+            <button type="submit" className="danger" disabled={busy}>
+              Deny
+            </button>
+            <button type="button" disabled={busy} onClick={() => setDenying(false)}>
+              Back
+            </button>
+          </div>
         </form>
+      ) : (
+        <div className="approval-actions">
+          <button ref={first} type="button" className="primary" disabled={busy} onClick={() => answer('allow_once')}>
+            Allow once
+          </button>
+          <button type="button" disabled={busy} onClick={() => answer('allow_session')}>
+            Allow for this session
+          </button>
+          <button type="button" className="danger" disabled={busy} onClick={() => setDenying(true)}>
+            Deny…
+          </button>
+        </div>
       )}
-      <div className="approval-actions">
-        <button ref={first} type="button" className="primary" disabled={busy} onClick={() => answer('allow_once')}>
-          Allow once
-        </button>
-        <button type="button" disabled={busy} onClick={() => answer('allow_session')}>
-          Allow for this session
-        </button>
-        <button type="button" className="danger" disabled={busy} onClick={() => answer('deny')}>
-          Deny
-        </button>
-      </div>
       {error && <div className="approval-error" role="alert">{error}</div>}
     </section>
   );

@@ -4,6 +4,7 @@
  */
 import { create } from 'zustand';
 import type { AgentDeskApi, ApprovalData, ApprovalDecision } from '../../../preload/contract.js';
+import type { ConnectionStatus } from '../transport/types.js';
 
 export type ApprovalRequest = Extract<ApprovalData, { phase: 'request' }>;
 
@@ -27,12 +28,37 @@ export function applyApprovalEvent(data: ApprovalData): void {
   });
 }
 
-/** Subscribes to the transport's events (called once at start-up, next to the chat store). */
-export function startApprovals(a: AgentDeskApi): void {
+/**
+ * The requests still waiting, from the gateway (`approvals.list`): they replace what this window knew, so a card
+ * comes back after a reload or reconnect, and one answered elsewhere meanwhile goes.
+ */
+export async function syncApprovals(): Promise<void> {
+  if (!api) return;
+  let events;
+  try {
+    events = await api.request('approvals.list', {});
+  } catch {
+    return; // an older gateway without the method: live events still arrive
+  }
+  const byToolCall: Record<string, ApprovalRequest> = {};
+  for (const e of events) {
+    const data = e.data as ApprovalData;
+    if (data.phase === 'request') byToolCall[data.toolCallId] = data;
+  }
+  useApprovals.setState({ byToolCall });
+}
+
+/**
+ * Subscribes to the transport's events (called once at start-up, next to the chat store) and asks for the requests
+ * still waiting now and after every reconnect.
+ */
+export function startApprovals(a: AgentDeskApi, onStatus?: (l: (s: ConnectionStatus) => void) => () => void): void {
   api = a;
   a.onEvent((event) => {
     if (event.stream === 'approval') applyApprovalEvent(event.data as ApprovalData);
   });
+  if (onStatus) onStatus((status) => status === 'open' && void syncApprovals());
+  else void syncApprovals();
 }
 
 export async function respondToApproval(approvalId: string, decision: ApprovalDecision, reason?: string): Promise<void> {
