@@ -78,8 +78,8 @@ export const shot = (page: Page, name: string): Promise<Buffer> => {
 };
 
 export async function send(page: Page, text: string): Promise<void> {
-  await page.getByLabel('Message').fill(text);
-  await page.getByLabel('Message').press('Enter');
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
 }
 
 export const replies = (page: Page) => page.getByTestId('assistant-message');

@@ -73,6 +73,25 @@ export const setSessionReady = (p: Promise<unknown>): void => {
   sessionReady = p.catch(() => undefined);
 };
 
+/**
+ * Switching chats (New chat, opening one from the list) in flight. A message sent meanwhile waits for it, so it goes
+ * to the chat that will be on screen and is not wiped by the history that chat opens with (issue 18, 8b: New chat
+ * then a quick send left the pane empty while the reply went on elsewhere).
+ */
+const navigations = new Set<Promise<unknown>>();
+export function trackNavigation<T>(p: Promise<T>): Promise<T> {
+  const settled = p.then(
+    () => undefined,
+    () => undefined,
+  );
+  navigations.add(settled);
+  void settled.then(() => navigations.delete(settled));
+  return p;
+}
+async function navigationsDone(): Promise<void> {
+  while (navigations.size > 0) await Promise.all([...navigations]);
+}
+
 /** The app frame's sessions store, when present, owns opening and creating sessions (list, replay, undo). */
 let navigator: { open(sessionKey: string): Promise<void>; create(): Promise<void> } | undefined;
 export const setSessionNavigator = (n: typeof navigator): void => {
@@ -233,6 +252,7 @@ export async function sendMessage(text: string): Promise<boolean> {
   const trimmed = text.trim();
   if (!transport || trimmed === '' || useChat.getState().connection !== 'open') return false;
   await sessionReady; // the app frame is still choosing which chat to show
+  await navigationsDone(); // …or switching to another one
   if (trimmed === '/compact') return compactNow();
   if (slashCommand && trimmed.startsWith('/') && (await slashCommand(trimmed))) return true;
   const turn: UserTurn = {

@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { AgentEvent, SessionSearchHit, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
 import type { RendererTransport } from '../transport/types.js';
-import { defaultModel, flushEvents, setSessionNavigator, setSlashCommandHandler, useChat } from './chat-store.js';
+import { defaultModel, flushEvents, setSessionNavigator, setSlashCommandHandler, trackNavigation, useChat } from './chat-store.js';
 import { applyEvents, historyToTurns } from './reduce.js';
 import type { Turn } from './types.js';
 
@@ -60,7 +60,11 @@ export async function refreshSessions(): Promise<void> {
 }
 
 /** Shows `sessionKey`: stored history, then (if a run is streaming) its events so far, then live events. */
-export async function openSession(sessionKey: string, limit: number = OPEN_LIMIT, opts: { keepView?: boolean } = {}): Promise<void> {
+export function openSession(sessionKey: string, limit: number = OPEN_LIMIT, opts: { keepView?: boolean } = {}): Promise<void> {
+  return trackNavigation(openSessionNow(sessionKey, limit, opts));
+}
+
+async function openSessionNow(sessionKey: string, limit: number, opts: { keepView?: boolean }): Promise<void> {
   const token = ++openToken;
   openLimit = limit;
   collecting = { sessionKey, events: [] };
@@ -115,7 +119,11 @@ const isEmpty = (key: string) => {
 };
 
 /** New chat (button, Ctrl/Cmd+N, /new). The current chat is reused when it is still empty. */
-export async function newChat(): Promise<void> {
+export function newChat(): Promise<void> {
+  return trackNavigation(newChatNow());
+}
+
+async function newChatNow(): Promise<void> {
   const current = useChat.getState().sessionKey;
   if (current && isEmpty(current)) {
     useSessions.setState({ view: 'chat' });
