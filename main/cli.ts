@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const line = String(e?.message ?? err).split('\n')[0]!;
     // D5: no keychain → why and how to fix it, on the same line.
-    const fix = e?.name === 'KeychainUnavailableError' ? `${line.endsWith('.') ? '' : '.'} ${keychainFix(line)}` : '';
+    const fix = e?.name === 'KeychainUnavailableError' ? `${line.endsWith('.') ? '' : '.'} ${keychainFix(line, process.platform, 'npx agentdesk …')}` : '';
     io.err(`agentdesk: ${line}${fix}\n`);
     return EXIT_RUN_FAILED;
   }

@@ -52,10 +52,9 @@ export interface OpenKeychainOptions {
 }
 
 export const REASON_NO_MODULE = 'the keytar native module could not be loaded';
-export const REASON_NO_DBUS = 'no D-Bus session (start a desktop session or run under dbus-run-session)';
+export const REASON_NO_DBUS = 'no D-Bus session (the keychain is reached over D-Bus)';
 export const REASON_NO_SECRET_SERVICE = 'no Secret Service (install/start gnome-keyring or KeePassXC)';
-export const REASON_LOCKED =
-  "the keyring is locked or has no default collection (unlock or create the 'login' keyring, e.g. with Seahorse)";
+export const REASON_LOCKED = "the keyring is locked or has no 'login' keyring yet";
 
 const KNOWN_REASONS: ReadonlyArray<[RegExp, string]> = [
   [/cannot autolaunch d-bus|unable to autolaunch|could not connect|failed to connect to socket|dbus_session_bus_address/i, REASON_NO_DBUS],

@@ -59,7 +59,7 @@ export async function runAuthCommand(
   } catch (err) {
     // D5: say plainly that there is no keychain, why, and how to fix it (env profiles still work).
     const message = (err as Error).message;
-    io.err(`agentdesk: ${message}. ${keychainFix(message)}\n`);
+    io.err(`agentdesk: ${message}. ${keychainFix(message, process.platform, 'npx agentdesk …')}\n`);
   }
   const pool = new AuthPool({ config, env: io.env, openSecrets: open, state: new AuthStateStore(join(home, AUTH_STATE_FILE)), now: Date.now });
   const statuses = await pool.status();

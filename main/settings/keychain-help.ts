@@ -1,14 +1,28 @@
-/** D5: how to fix "no keychain", one line per known reason (shown under the Settings banner and by the CLI). */
+/**
+ * D5: how to fix "no keychain", one line per known reason (shown in the Settings banner and by the CLI). The fixes
+ * are the ones that work: a bare `dbus-run-session` ends in "the keyring is locked" — a session without a desktop
+ * needs gnome-keyring started and unlocked in it (the same password opens the same keyring next time).
+ */
 import { REASON_LOCKED, REASON_NO_DBUS, REASON_NO_MODULE, REASON_NO_SECRET_SERVICE } from '../auth/secrets.js';
 
-export function keychainFix(reason: string, platform: NodeJS.Platform = process.platform): string {
+/** Runs `launch` in a D-Bus session of its own with gnome-keyring unlocked by a password typed at the prompt. */
+export const headlessKeyringCommand = (launch: string): string =>
+  `dbus-run-session -- bash -c 'read -rsp "Keyring password: " pw; echo; printf %s "$pw" | gnome-keyring-daemon --unlock --components=secrets >/dev/null; ${launch}'`;
+
+/** `launch`: the command the fix starts (the web UI's by default; the CLI names its own). */
+export function keychainFix(reason: string, platform: NodeJS.Platform = process.platform, launch = 'npm run web'): string {
+  const HEADLESS_KEYRING_COMMAND = headlessKeyringCommand(launch);
   if (reason.includes(REASON_NO_MODULE)) {
     return platform === 'linux'
       ? 'Install libsecret (Debian/Ubuntu: sudo apt install libsecret-1-dev, Fedora: sudo dnf install libsecret-devel), then run npm rebuild keytar.'
       : 'Reinstall AgentDesk (npm install) so the keytar module is built for this system.';
   }
-  if (reason.includes(REASON_NO_DBUS)) return 'Start AgentDesk from your desktop session (the keychain is reached over D-Bus), or run it under dbus-run-session.';
+  if (reason.includes(REASON_NO_DBUS)) {
+    return `Start AgentDesk from a terminal of your desktop session. Without a desktop (SSH, a container), start it with a keyring of its own: ${HEADLESS_KEYRING_COMMAND}`;
+  }
   if (reason.includes(REASON_NO_SECRET_SERVICE)) return 'Install and start a Secret Service: GNOME Keyring (gnome-keyring) or KeePassXC with its Secret Service enabled.';
-  if (reason.includes(REASON_LOCKED)) return "Unlock (or create) your 'login' keyring, e.g. in Seahorse (Passwords and Keys), then try again.";
+  if (reason.includes(REASON_LOCKED)) {
+    return `On a desktop, unlock the 'login' keyring in Passwords and Keys (Seahorse). Without a desktop, start AgentDesk with a keyring unlocked by a password you choose: ${HEADLESS_KEYRING_COMMAND}`;
+  }
   return 'Check that your system keychain is running and unlocked, then try again. Meanwhile an environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY) works.';
 }

@@ -7,7 +7,8 @@ import { Onboarding } from './components/frame/Onboarding.js';
 import { Settings } from './components/frame/Settings.js';
 import { Sidebar } from './components/frame/Sidebar.js';
 import { Toasts } from './components/frame/UndoToast.js';
-import { newChat, showView, useSessions } from './store/sessions-store.js';
+import { NARROW_QUERY, useNarrow } from './lib/media.js';
+import { closeDrawer, newChat, showView, toggleSidebar, useSessions } from './store/sessions-store.js';
 import { setWorkspace } from './store/settings-store.js';
 import './components/frame/frame.css';
 
@@ -18,9 +19,16 @@ import './components/frame/frame.css';
 function useFrameCommands(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key === ',') {
+      const mod = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
+      if (mod && e.key === ',') {
         e.preventDefault();
         showView('settings');
+      } else if (mod && e.key.toLowerCase() === 'b') {
+        e.preventDefault();
+        toggleSidebar(window.matchMedia(NARROW_QUERY).matches);
+      } else if (e.key === 'Escape' && useSessions.getState().drawer) {
+        e.preventDefault();
+        closeDrawer();
       }
     };
     const onOpenSettings = (e: Event) => {
@@ -46,11 +54,14 @@ function useFrameCommands(): void {
 export function App() {
   useFrameCommands();
   const view = useSessions((s) => s.view);
+  const narrow = useNarrow();
+  const shown = useSessions((s) => (narrow ? s.drawer : s.sidebar === 'open'));
   return (
-    <div className="app">
+    <div className="app" data-narrow={narrow ? 'true' : 'false'} data-sidebar={shown ? 'open' : 'closed'}>
       <TopBar />
       <div className="frame">
-        <Sidebar />
+        {shown && <Sidebar />}
+        {shown && narrow && <button type="button" className="drawer-backdrop" aria-label="Close the chat list" onClick={closeDrawer} />}
         <div className="main-column">
           {view === 'settings' ? (
             <Settings />

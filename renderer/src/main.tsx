@@ -9,7 +9,10 @@ import { connectSettings } from './store/settings-store.js';
 import { connectMcp } from './mcp/mcp-store.js';
 import { pickTransport } from './transport/pick.js';
 import { preloadHighlighter } from './lib/highlight.js';
+import { initTheme } from './lib/theme.js';
 import './styles.css';
+
+initTheme();
 
 const root = createRoot(document.getElementById('root')!);
 const transport = pickTransport();

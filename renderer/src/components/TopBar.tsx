@@ -1,5 +1,6 @@
 import { useChat } from '../store/chat-store.js';
-import { showView } from '../store/sessions-store.js';
+import { useNarrow } from '../lib/media.js';
+import { showView, toggleSidebar, useSessions } from '../store/sessions-store.js';
 import { folderName } from './frame/format.js';
 import { ContextMeter } from './ContextMeter.js';
 import { ModelPicker, ProfileCooldowns, ThinkingPicker } from './ModelPicker.js';
@@ -10,9 +11,21 @@ export function TopBar() {
   const info = useChat((s) => s.appInfo);
   const connection = useChat((s) => s.connection);
   const kind = useChat((s) => s.transportKind);
+  const narrow = useNarrow();
+  const open = useSessions((s) => (narrow ? s.drawer : s.sidebar === 'open'));
   return (
     <header className="topbar">
       <div className="brand">
+        <button
+          type="button"
+          className="icon-btn sidebar-toggle"
+          aria-label={open ? 'Hide chats' : 'Show chats'}
+          aria-expanded={open}
+          title={`${open ? 'Hide' : 'Show'} the chat list (Ctrl/Cmd+B)`}
+          onClick={() => toggleSidebar(narrow)}
+        >
+          ☰
+        </button>
         <span className="brand-mark" aria-hidden="true">◆</span>
         <span className="brand-name">AgentDesk</span>
         {info && (
@@ -30,8 +43,8 @@ export function TopBar() {
           ⚙
         </button>
         {kind === 'web' && (
-          <span className={`conn conn-${connection}`} role="status" aria-label={`Connection: ${CONNECTION_TEXT[connection]}`}>
-            {CONNECTION_TEXT[connection]}
+          <span className={`conn conn-${connection}`} role="status" aria-label={`Connection: ${CONNECTION_TEXT[connection]}`} title={CONNECTION_TEXT[connection]}>
+            <span className="conn-text">{CONNECTION_TEXT[connection]}</span>
           </span>
         )}
       </div>

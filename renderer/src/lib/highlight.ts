@@ -84,7 +84,8 @@ export function langLabel(info: string): string {
   return info.trim() === '' ? 'text' : info.trim();
 }
 
-export const THEMES = { light: 'github-light', dark: 'github-dark' } as const;
+/** GitHub's "default" themes: every token colour meets 4.5:1 on the code block's background (issue 18 item 6). */
+export const THEMES = { light: 'github-light-default', dark: 'github-dark-default' } as const;
 
 let highlighter: Promise<HighlighterCore> | undefined;
 const loading = new Map<string, Promise<void>>();
@@ -96,7 +97,7 @@ function getHighlighter(): Promise<HighlighterCore> {
       import('shiki/engine/javascript'),
     ]);
     return createHighlighterCore({
-      themes: [import('@shikijs/themes/github-light'), import('@shikijs/themes/github-dark')],
+      themes: [import('@shikijs/themes/github-light-default'), import('@shikijs/themes/github-dark-default')],
       langs: [],
       engine: createJavaScriptRegexEngine(),
     });
@@ -132,7 +133,7 @@ export async function highlight(code: string, lang: string): Promise<ThemedToken
   if (hit) return hit;
   const h = await getHighlighter();
   await ensureLang(h, id);
-  const tokens = h.codeToTokens(code, { lang: id, themes: THEMES }).tokens;
+  const tokens = h.codeToTokens(code, { lang: id, themes: THEMES, defaultColor: false }).tokens;
   tokenCache.set(key, tokens);
   if (tokenCache.size > TOKEN_CACHE_MAX) tokenCache.delete(tokenCache.keys().next().value!);
   return tokens;
@@ -146,7 +147,7 @@ export function preloadHighlighter(langs: string[] = ['typescript', 'shellscript
       .then(async (h) => {
         for (const id of langs) {
           await ensureLang(h, id);
-          h.codeToTokens('const x = 1', { lang: id, themes: THEMES }); // compiles the grammar's first rules
+          h.codeToTokens('const x = 1', { lang: id, themes: THEMES, defaultColor: false }); // compiles the grammar's first rules
           await new Promise((r) => idle(() => r(undefined)));
         }
       })

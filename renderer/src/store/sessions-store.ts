@@ -27,9 +27,47 @@ export interface SessionsState {
   /** Settings section to scroll to when the settings view opens. */
   settingsSection?: string;
   notice?: string;
+  /** The sidebar in a wide window: shown or folded away (remembered). */
+  sidebar: 'open' | 'closed';
+  /** The sidebar in a narrow window (folded by default): open over the chat. */
+  drawer: boolean;
 }
 
-export const useSessions = create<SessionsState>(() => ({ sessions: [], loaded: false, query: '', opening: false, omitted: 0, view: 'chat' }));
+const SIDEBAR_KEY = 'agentdesk.sidebar';
+const readSidebar = (): 'open' | 'closed' => {
+  try {
+    return localStorage.getItem(SIDEBAR_KEY) === 'closed' ? 'closed' : 'open';
+  } catch {
+    return 'open';
+  }
+};
+
+export const useSessions = create<SessionsState>(() => ({
+  sessions: [],
+  loaded: false,
+  query: '',
+  opening: false,
+  omitted: 0,
+  view: 'chat',
+  sidebar: readSidebar(),
+  drawer: false,
+}));
+
+/** The ☰ button and Ctrl/Cmd+B: folds or shows the sidebar (in a narrow window: opens or closes it over the chat). */
+export function toggleSidebar(narrow: boolean): void {
+  if (narrow) {
+    useSessions.setState((s) => ({ drawer: !s.drawer }));
+    return;
+  }
+  const sidebar = useSessions.getState().sidebar === 'open' ? 'closed' : 'open';
+  try {
+    localStorage.setItem(SIDEBAR_KEY, sidebar);
+  } catch {
+    // storage unavailable: remembered until the window closes
+  }
+  useSessions.setState({ sidebar });
+}
+export const closeDrawer = (): void => useSessions.setState({ drawer: false });
 
 /**
  * How many history entries a session opens with. Long sessions open fast (a 5 000-message session in well under
@@ -79,7 +117,7 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
     thinking: known?.thinking,
   });
   // The start-up open keeps the view: a person who already went to Settings is not pulled back to the chat.
-  useSessions.setState({ opening: true, ...(opts.keepView ? {} : { view: 'chat' as const }) });
+  useSessions.setState({ opening: true, drawer: false, ...(opts.keepView ? {} : { view: 'chat' as const }) });
   try {
     const opened = await api().request('sessions.open', { sessionKey, limit });
     if (token !== openToken) return;
@@ -126,7 +164,7 @@ export function newChat(): Promise<void> {
 async function newChatNow(): Promise<void> {
   const current = useChat.getState().sessionKey;
   if (current && isEmpty(current)) {
-    useSessions.setState({ view: 'chat' });
+    useSessions.setState({ view: 'chat', drawer: false });
     return;
   }
   // An untouched chat (no message yet) is reused rather than piling up empty ones.
@@ -241,7 +279,7 @@ async function remember(patch: { model?: string; thinking?: ThinkingLevel | null
   }
 }
 
-export const showView = (view: View, settingsSection?: string): void => useSessions.setState({ view, settingsSection });
+export const showView = (view: View, settingsSection?: string): void => useSessions.setState({ view, settingsSection, drawer: false });
 export const dismissNotice = (): void => setNotice(undefined);
 
 async function slash(text: string): Promise<boolean> {

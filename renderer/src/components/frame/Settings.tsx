@@ -19,6 +19,8 @@ import {
 import { folderName } from './format.js';
 import { CheckpointsUsage } from '../../checkpoints/CheckpointsUsage.js';
 import { McpSection } from '../../mcp/McpSection.js';
+import { CopyButton } from '../CopyButton.js';
+import { setTheme, THEME_CHOICES, useTheme, type ThemeChoice } from '../../lib/theme.js';
 
 const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high'];
 const QUEUE: QueueMode[] = ['followup', 'collect', 'steer', 'interrupt'];
@@ -52,6 +54,7 @@ export function Settings() {
           <DefaultsSection />
           <CheckpointsUsage />
           <McpSection />
+          <AppearanceSection />
           <p className="muted settings-file">Stored in {view.file}. Keys are never stored there.</p>
         </>
       )}
@@ -95,12 +98,21 @@ function KeysSection() {
     }
   };
   const envProfiles = statuses.filter((s) => s.source === 'env');
+  // D5: without a keychain (and without the app's encrypted store) nothing can be saved: the form is off and ONE
+  // message says why, how to fix it, and the route that works now (a key in an environment variable).
+  const canStore = view.keychain.available || (view.encryptedFallback.supported && view.encryptedFallback.allowed);
   return (
     <section id="settings-keys" className="settings-section" aria-labelledby="h-keys">
       <h2 id="h-keys">API keys</h2>
       {!view.keychain.available && (
         <div className="keychain-banner" role="alert" data-testid="keychain-banner">
-          <strong>{view.keychain.reason}.</strong> {view.keychain.fix} Keys are never written in clear text.
+          <strong>Keys cannot be saved here. {view.keychain.reason}.</strong>
+          <KeychainFix text={view.keychain.fix ?? ''} />
+          <span>
+            Or skip the keychain: start AgentDesk with the key in an environment variable — <code>ANTHROPIC_API_KEY</code> or{' '}
+            <code>OPENAI_API_KEY</code> (another provider: an <code>authProfiles</code> entry with <code>apiKeyEnv</code> in config.json).
+            Such keys show in this list and work at once. Nothing is ever written in clear text.
+          </span>
           {view.encryptedFallback.supported && (
             <label className="check">
               <input type="checkbox" checked={view.encryptedFallback.allowed} onChange={(e) => void setEncryptedFallback(e.target.checked)} />
@@ -109,7 +121,7 @@ function KeysSection() {
           )}
         </div>
       )}
-      <p className="muted">Keys go to your system keychain and are shown masked. For each provider, keys are tried top to bottom.</p>
+      {canStore && <p className="muted">Keys go to your system keychain and are shown masked. For each provider, keys are tried top to bottom.</p>}
       {providers.map((prov) => {
         const mine = profiles.filter((p) => p.provider === prov);
         const envs = envProfiles.filter((p) => p.provider === prov);
@@ -132,7 +144,8 @@ function KeysSection() {
           </div>
         );
       })}
-      <form className="key-add" onSubmit={(e) => void submit(e)}>
+      <form className="key-add" onSubmit={(e) => void submit(e)} aria-disabled={!canStore}>
+        <fieldset className="key-add-fields" disabled={!canStore}>
         <label>
           Provider
           <select aria-label="Key provider" value={provider} onChange={(e) => setProvider(e.target.value)}>
@@ -154,9 +167,26 @@ function KeysSection() {
         <button type="submit" className="btn btn-primary" disabled={key.trim() === ''}>
           Add key
         </button>
+        </fieldset>
       </form>
       <Note section="keys" />
     </section>
+  );
+}
+
+/** The fix line; a command in it (the keyring started in a D-Bus session of its own) as code with a Copy button. */
+function KeychainFix({ text }: { text: string }) {
+  const at = text.indexOf('dbus-run-session -- ');
+  if (at < 0) return <span className="keychain-fix">{text}</span>;
+  const command = text.slice(at);
+  return (
+    <span className="keychain-fix">
+      {text.slice(0, at).trim()}
+      <span className="keychain-command">
+        <code data-testid="keychain-command">{command}</code>
+        <CopyButton text={command} label="Copy command" />
+      </span>
+    </span>
   );
 }
 
@@ -374,6 +404,26 @@ function DefaultsSection() {
         </label>
       </div>
       <Note section="defaults" />
+    </section>
+  );
+}
+
+const THEME_LABEL: Record<ThemeChoice, string> = { system: 'Same as the system', light: 'Light', dark: 'Dark' };
+
+/** Issue 18 item 17: the theme of this window (system / light / dark), also in the command palette. */
+function AppearanceSection() {
+  const choice = useTheme((s) => s.choice);
+  return (
+    <section id="settings-appearance" className="settings-section" aria-labelledby="h-appearance">
+      <h2 id="h-appearance">Appearance</h2>
+      <div className="theme-choices" role="radiogroup" aria-label="Theme">
+        {THEME_CHOICES.map((t) => (
+          <label key={t} className="check">
+            <input type="radio" name="theme" value={t} checked={choice === t} onChange={() => setTheme(t)} />
+            {THEME_LABEL[t]}
+          </label>
+        ))}
+      </div>
     </section>
   );
 }
