@@ -53,7 +53,7 @@ async function ready(page: Page): Promise<void> {
   await page.goto(web.url);
   await page.locator('select[aria-label="Model"] option[value="fake/claude-fake"]').waitFor({ state: 'attached' });
   // The window reopens the last chat, which remembers its model (an earlier test may have switched it).
-  await page.locator('[data-testid="session-item"].session-active').waitFor();
+  await page.locator('main.chat[data-ready="true"]').waitFor();
   if ((await page.getByLabel('Model').inputValue()) !== 'fake/claude-fake') await page.getByLabel('Model').selectOption('fake/claude-fake');
 }
 
@@ -203,7 +203,7 @@ describe('chat view in Chromium', () => {
     });
     await ready(page);
     // The events belong to the session the window shows (the sidebar marks it).
-    const sessionKey = (await page.locator('[data-testid="session-item"].session-active').getAttribute('data-session-key'))!;
+    const sessionKey = (await page.locator('main.chat[data-ready="true"]').getAttribute('data-session-key'))!;
     let seq = 0;
     const ev = (stream: AgentEvent['stream'], data: unknown): AgentEvent => ({ type: 'event', runId: 'scripted-run', sessionKey, seq: seq++, stream, data, ts: Date.now() }) as AgentEvent;
     const feed: AgentEvent[] = [

@@ -20,7 +20,7 @@ describe('a pending approval after a reload', () => {
       const file = `reload-${size.width}.txt`;
       rig.fake.enqueue({ toolCalls: [{ name: 'exec', arguments: { command: `echo hi > ${file}` } }] }, { text: `Wrote ${file}.` });
       const page = await openApp(rig, size, size.width === 640 ? 'dark' : 'light');
-      await page.getByRole('button', { name: 'New chat' }).first().click().catch(() => undefined);
+      await page.keyboard.press('Control+n');
       await send(page, `write ${file}`);
       await page.getByTestId('approval-card').waitFor({ timeout: 15_000 });
       await shot(page, `approval-${size.width === 640 ? 'dark' : 'light'}`);

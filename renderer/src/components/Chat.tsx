@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import './chat.css';
 import { activeRun, closePalette, newChat, openPalette, stopRun, useChat } from '../store/chat-store.js';
 import { CommandPalette } from './CommandPalette.js';
+import { useSessions } from '../store/sessions-store.js';
 import { Composer } from './Composer.js';
 import { ErrorBanner } from './ErrorBanner.js';
 import { MessageList } from './MessageList.js';
@@ -48,8 +49,10 @@ function useShortcuts(): void {
 
 export function Chat() {
   useShortcuts();
+  const sessionKey = useChat((s) => s.sessionKey);
+  const ready = useSessions((s) => s.loaded && !s.opening);
   return (
-    <main className="chat">
+    <main className="chat" data-session-key={sessionKey} data-ready={ready ? 'true' : 'false'}>
       <MessageList />
       <div className="composer-wrap">
         <RestoreNotice />
