@@ -54,6 +54,7 @@ type Check = (page: Page, screen: string, opts?: { layout?: boolean }) => Promis
 async function firstRun(rig: WindowRig, size: Size, theme: Theme, check: Check): Promise<void> {
   const page = await openApp(rig, size, theme);
   // an empty chat on the demo model, with the welcome card (a new chat after an earlier round's demo)
+  await page.locator('main.chat[data-ready="true"]').waitFor();
   if ((await page.getByTestId('onboarding').count()) === 0) {
     await page.keyboard.press('Control+n');
   }

@@ -77,6 +77,8 @@ export const OPEN_LIMIT = 40;
 let openLimit = OPEN_LIMIT;
 
 let transport: RendererTransport | undefined;
+let markStarted: () => void = () => undefined;
+const started = new Promise<void>((resolve) => (markStarted = resolve));
 let openToken = 0;
 /** Live events that arrive while a session is being opened (merged with its replay). */
 let collecting: { sessionKey: string; events: AgentEvent[] } | undefined;
@@ -158,10 +160,15 @@ const isEmpty = (key: string) => {
 
 /** New chat (button, Ctrl/Cmd+N, /new). The current chat is reused when it is still empty. */
 export function newChat(): Promise<void> {
+  userNavigations++;
   return trackNavigation(newChatNow());
 }
 
+/** New chat or a chat opened by the person: start-up does not then open the last chat over it. */
+let userNavigations = 0;
+
 async function newChatNow(): Promise<void> {
+  await started; // asked for before the window had connected: once it has
   const current = useChat.getState().sessionKey;
   if (current && isEmpty(current)) {
     useSessions.setState({ view: 'chat', drawer: false });
@@ -298,6 +305,7 @@ async function slash(text: string): Promise<boolean> {
 /** Connects to the transport, lists the sessions and opens the most recent one (or a new chat when there is none). */
 export async function startSessions(t: RendererTransport): Promise<void> {
   transport = t;
+  markStarted();
   setSlashCommandHandler(slash);
   setSessionNavigator({ open: openSession, create: newChat });
   useChat.subscribe((s, prev) => {
@@ -312,6 +320,7 @@ export async function startSessions(t: RendererTransport): Promise<void> {
       if (phase === 'end' || phase === 'error' || phase === 'start') void refreshSessions();
     }
   });
+  const navigationsBefore = userNavigations;
   await refreshSessions();
   const { sessions } = useSessions.getState();
   let target = (sessions.find((s) => s.sessionKey === readLastSession()) ?? sessions[0])?.sessionKey;
@@ -326,7 +335,9 @@ export async function startSessions(t: RendererTransport): Promise<void> {
       return;
     }
   }
-  // Someone was quicker than the list: a message already went to the chat on screen — stay there.
+  // Someone was quicker than the list: a message already went to the chat on screen, or a new chat was asked
+  // for — stay there.
+  if (userNavigations !== navigationsBefore) return;
   const shown = useChat.getState();
   if (shown.turns.length > 0 || shown.sending) {
     rememberLastSession(shown.sessionKey);
