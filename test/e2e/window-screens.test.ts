@@ -44,7 +44,7 @@ describe('every screen, both sizes, both themes', () => {
         await firstRun(first, size, theme, check);
         await mainScreens(main, size, theme, check);
         expect(problems, problems.join('\n')).toEqual([]);
-      }, 120_000);
+      }, 240_000);
     }
   }
 });
@@ -75,7 +75,7 @@ async function firstRun(rig: WindowRig, size: Size, theme: Theme, check: Check):
   await check(page, 'settings-no-keychain');
   await page.getByRole('button', { name: 'Back to chat' }).click();
   await page.getByRole('button', { name: 'Try the demo' }).click();
-  await done(page).filter({ hasText: '[Demo model]' }).waitFor({ timeout: 20_000 });
+  await done(page).filter({ hasText: '[Demo model]' }).waitFor({ timeout: 45_000 });
   await check(page, 'demo-reply');
   await page.close();
 }
@@ -90,7 +90,7 @@ async function mainScreens(rig: WindowRig, size: Size, theme: Theme, check: Chec
     },
   );
   await send(page, 'Explain the project');
-  await done(page).first().waitFor({ timeout: 20_000 });
+  await done(page).first().waitFor({ timeout: 45_000 });
   await page.locator('[data-highlighted="true"]').first().waitFor({ timeout: 10_000 });
   await check(page, 'chat-reply');
 
@@ -98,7 +98,7 @@ async function mainScreens(rig: WindowRig, size: Size, theme: Theme, check: Chec
   // key: that would rest the only key for 10 minutes.
   rig.fake.enqueue({ fault: { kind: 'not_found' } });
   await send(page, 'And now?');
-  await page.locator('[data-testid="assistant-message"][data-status="error"]').waitFor({ timeout: 20_000 });
+  await page.locator('[data-testid="assistant-message"][data-status="error"]').waitFor({ timeout: 45_000 });
   await check(page, 'chat-error');
 
   // a stopped reply
@@ -106,20 +106,20 @@ async function mainScreens(rig: WindowRig, size: Size, theme: Theme, check: Chec
   await send(page, 'Go on');
   await page.getByRole('button', { name: 'Stop' }).waitFor();
   await page.getByRole('button', { name: 'Stop' }).click();
-  await page.locator('[data-testid="assistant-message"][data-status="stopped"]').waitFor({ timeout: 20_000 });
+  await page.locator('[data-testid="assistant-message"][data-status="stopped"]').waitFor({ timeout: 45_000 });
   await check(page, 'chat-stopped');
 
   // an approval card
   rig.fake.enqueue({ toolCalls: [{ name: 'exec', arguments: { command: 'npm test' } }] }, { text: 'Not run.' });
   await send(page, 'Run the tests');
   const card = page.getByTestId('approval-card');
-  await card.waitFor({ timeout: 20_000 });
+  await card.waitFor({ timeout: 45_000 });
   await card.scrollIntoViewIfNeeded();
   await check(page, 'approval');
   await card.getByRole('button', { name: 'Deny…' }).click();
   await check(page, 'approval-deny-reason');
   await card.getByRole('button', { name: 'Deny', exact: true }).click();
-  await done(page).filter({ hasText: 'Not run.' }).waitFor({ timeout: 20_000 });
+  await done(page).filter({ hasText: 'Not run.' }).waitFor({ timeout: 45_000 });
 
   // the palette
   await page.keyboard.press('Control+k');
