@@ -3,7 +3,7 @@
  * gateway (a second run does not start a second server), a server that dies is reconnected with backoff, a tool list
  * already known is offered without starting the server, and close() leaves no process.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -88,8 +88,14 @@ describe('MCP server lifecycle', () => {
     }
   }, 60_000);
 
-  it('aborting a call (Stop) cancels it at once with an error result', async () => {
-    const m = await manager();
+  it('aborting a call (Stop) cancels it at once with an error result and notifications/cancelled to the server', async () => {
+    // The server's stdin goes through `tee` into a file: what the client sent, as the server received it.
+    const dir = await mkdtemp(join(tmpdir(), 'agentdesk-mcp-life-'));
+    const log = join(dir, 'stdin.jsonl');
+    const servers: Record<string, McpServerConfig> = {
+      everything: mcpServerConfigSchema.parse({ command: 'sh', args: ['-c', `tee "${log}" | "${process.execPath}" "${SERVER}" stdio`] }),
+    };
+    const m = new McpManager({ home: dir, servers: () => servers, env: process.env, scrub: async () => ({}), clientVersion: 'test' });
     try {
       const { tools } = await m.toolsForRun(opts);
       const slow = tools.find((t) => t.name === 'mcp__everything__trigger-long-running-operation')!;
@@ -102,6 +108,9 @@ describe('MCP server lifecycle', () => {
       // The connection stays usable.
       const echo = tools.find((t) => t.name === 'mcp__everything__echo')!;
       expect((await echo.execute({ message: 'still here' }, { workspace: '/', signal: new AbortController().signal })).content).toBe('Echo: still here');
+      const sent = (await readFile(log, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: number; method?: string; params?: Record<string, unknown> });
+      const call = sent.find((x) => x.method === 'tools/call' && (x.params as { name?: string }).name === 'trigger-long-running-operation')!;
+      expect(sent.find((x) => x.method === 'notifications/cancelled')?.params).toMatchObject({ requestId: call.id });
     } finally {
       await m.close();
     }
