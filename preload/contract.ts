@@ -17,3 +17,4 @@ export * from './contract/events.js';
 export * from './contract/methods.js';
 export * from './contract/ipc.js';
 export * from './contract/mcp.js';
+export * from './contract/commands.js';

@@ -17,6 +17,7 @@ import { homeFrom } from './home.js';
 import { prepareHome } from './home-check.js';
 import { newSessionKey } from '../sessions/new-key.js';
 import { EXIT_OK, EXIT_RUN_FAILED, UsageError } from './usage-error.js';
+import { parseCommand } from '../gateway/commands/parse.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -42,11 +43,13 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  // A command the gateway owns (`/stop`, `/model …`) calls no model: nothing to resolve or load for it.
+  const isCommand = parseCommand(args.message) !== undefined;
   try {
     const model = resolveModel(config, args.model ?? defaultModelRef(config, io.env));
     // The model's SDK loads while the session, keys and prompt are prepared (it is most of a turn's start-up) —
     // unless an existing session may remember another model.
-    if (args.model || !args.session) preloadProvider(model.api);
+    if (!isCommand && (args.model || !args.session)) preloadProvider(model.api);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -129,6 +132,7 @@ function textPrinter(io: Io): Printer {
     event(e) {
       const d = e.data as Record<string, unknown>;
       if (e.stream === 'lifecycle' && d.phase === 'start') {
+        if (d.command) return; // a command the gateway answered: its notice is the result
         io.err(`agentdesk: ${String(d.provider)}/${String(d.model)}${d.demo ? ' (offline demo model)' : ''}\n`);
         if (typeof d.warning === 'string') io.err(`agentdesk: warning: ${d.warning}\n`);
       } else if (e.stream === 'retry') {
@@ -162,7 +166,8 @@ function textPrinter(io: Io): Printer {
     },
     result(r) {
       if (!atLineStart) write('\n');
-      if (r.status !== 'ok') io.err(`agentdesk: run ${r.status}: ${r.meta.error ?? 'unknown error'}\n`);
+      if (r.meta.command && r.status !== 'ok') io.err(`agentdesk: ${r.meta.error ?? 'the command failed'}\n`);
+      else if (r.status !== 'ok') io.err(`agentdesk: run ${r.status}: ${r.meta.error ?? 'unknown error'}\n`);
       else if (lastTurn === -1) for (const p of r.payloads) write(`${p.text}\n`);
     },
   };

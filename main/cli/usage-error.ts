@@ -11,8 +11,10 @@ export const HELP = `Usage:
   agentdesk agent --message TEXT [--session KEY] [--home DIR] [--workspace DIR]
                   [--model PROVIDER/MODEL] [--thinking LEVEL] [--timeout SECONDS] [--json]
                   [--approve ask|auto|deny]   (commands and file changes: ask on the terminal, allow, or refuse)
-  agentdesk agent --message /compact [--session KEY] ...
-                  (summarises the older turns of the session now; long sessions also compact on their own)
+  agentdesk agent --message COMMAND [--session KEY] ...
+                  commands answered by AgentDesk, never sent to the model: /stop (the session's running reply,
+                  also in another process), /new, /reset, /compact (summarise older turns now), /model PROVIDER/MODEL,
+                  /think LEVEL, /verbose on|off, /status
   agentdesk auth add --provider NAME --label LABEL   (reads the key from stdin, stores it in the OS keychain)
   agentdesk auth list
   agentdesk auth remove ID

@@ -126,9 +126,13 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // X5: AgentDesk's data folders (this one and the default one) are never a workspace and never visible in one.
   const dataFolders = [opts.home, defaultHome(env)];
   let workspace = await realWorkspace(opts.workspace, { home: homedir(), dataFolders });
-  const store = new SessionStore(join(opts.home, 'sessions'));
   // E19: one hook runner for the app's own handlers and every enabled plugin (<home>/plugins, off until enabled).
   const hooks = new HookRunner({ timers });
+  // session_start for every session that begins — a message to a new key, a chat created or reset in the app, /new.
+  const store = new SessionStore(join(opts.home, 'sessions'), {
+    onSessionStart: (s) => void hooks.fire('session_start', s, { sessionKey: s.sessionKey, sessionId: s.sessionId }),
+    onSessionEnd: (s) => void hooks.fire('session_end', s, { sessionKey: s.sessionKey, sessionId: s.sessionId }),
+  });
   hooks.register('app', opts.hooks ?? {});
   await loadPlugins({ home: opts.home, enabled: config.plugins.enabled, runner: hooks, timers });
   // E9: skills from the workspace and <home>/skills, bodies loaded on demand with load_skill.
@@ -270,7 +274,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     now,
   });
 
-  const { dispatcher, accept } = createRunExecution({
+  const { dispatcher, accept, command } = createRunExecution({
     config,
     env,
     store,
@@ -318,7 +322,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   ];
 
   const handlers: { [M in MethodName]: (params: unknown) => Promise<Methods[M][1]> } = {
-    ...agentMethods({ accept, runs, store, idempotency }),
+    ...agentMethods({ accept, command, runs, store, idempotency }),
     ...sessions.methods,
     ...appMethods({ config, auth, env, home: opts.home, version: opts.version ?? '0.1.0', workspace: () => workspace }),
     ...queueMethods({

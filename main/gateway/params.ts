@@ -38,6 +38,7 @@ export const paramSchemas = {
   'sessions.list': z.object({}).strict(),
   'sessions.history': z.object({ sessionKey }).strict(),
   'sessions.compact': z.object({ sessionKey }).strict(),
+  'commands.run': z.object({ sessionKey, text: z.string().max(10_000) }).strict(),
   'models.list': z.object({}).strict(),
   'app.info': z.object({}).strict(),
   'approvals.respond': z

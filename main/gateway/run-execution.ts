@@ -1,7 +1,8 @@
 /**
- * How the gateway accepts a message and executes a run (E1–E4): `accept` resolves the model and the session and
- * hands the message to the dispatcher (queue modes, lanes); the dispatcher's `execute` runs it — model hooks, then
- * the outer loop (or a `/compact` run) with the session's store, tools, prompt, keys and providers.
+ * How the gateway accepts a message and executes a run (E1–E4): `accept` answers a command the gateway owns
+ * (commands/: `/stop`, `/model`, … — never sent to the model), or resolves the model and the session and hands the
+ * message to the dispatcher (queue modes, lanes); the dispatcher's `execute` runs it — model hooks, then the outer
+ * loop (or a `/compact` run) with the session's store, tools, prompt, keys and providers.
  */
 import { randomUUID } from 'node:crypto';
 import type { QueueMode } from '../../preload/contract.js';
@@ -12,9 +13,9 @@ import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
 import type { SkillCatalog } from '../engine/attempt/skills.js';
 import { buildSystemPrompt } from '../engine/attempt/system-prompt.js';
 import type { AppConfig } from '../engine/config/schema.js';
-import { defaultModelRef, effectiveContextTokens, resolveModel } from '../engine/models.js';
+import { defaultModelRef, effectiveContextTokens, parseModelRef, resolveModel } from '../engine/models.js';
 import { executeRun, type Timers } from '../engine/run/agent-run.js';
-import { executeCompactRun, isCompactCommand } from '../engine/run/compact-run.js';
+import { COMPACT_COMMAND, executeCompactRun, isCompactCommand } from '../engine/run/compact-run.js';
 import { Dispatcher } from '../engine/run/dispatcher.js';
 import type { BoundedLane, Lanes } from '../engine/run/lanes.js';
 import type { RecoverOverflow } from '../engine/run/overflow.js';
@@ -27,6 +28,13 @@ import { processTable } from '../tools/processes.js';
 import type { Tool } from '../tools/types.js';
 import type { ActiveRuns } from './methods/active-runs.js';
 import { GatewayError } from './types.js';
+import type { CommandOutcome } from '../../preload/contract.js';
+import { parseCommand } from './commands/parse.js';
+import { runCommand, type CommandDeps } from './commands/run-command.js';
+import { commandRun } from './commands/as-run.js';
+import { lockOwner } from '../sessions/file-lock.js';
+import { holderState } from '../sessions/lock-owner.js';
+import { requestSessionStop, sessionLockPath } from '../sessions/session-lock.js';
 
 export interface AcceptRequest {
   message: string;
@@ -35,6 +43,8 @@ export interface AcceptRequest {
   thinking?: ThinkingLevel;
   timeoutSeconds?: number;
   queueMode?: QueueMode;
+  /** E21 verbose for this run (the CLI's --verbose); unset: the session's /verbose, else agent.verbose. */
+  verbose?: boolean;
   lane?: BoundedLane;
   parent?: { runId: string; sessionKey: string };
   cwd?: string;
@@ -78,9 +88,19 @@ interface RunOptions {
   workspace: string;
   /** X1: a top-level run is offered MCP tools too (a subagent is not). */
   withMcp: boolean;
+  /** E16/E21: reasoning and tool summaries in the payloads (request › session /verbose › agent.verbose). */
+  verbose: boolean;
 }
 
-export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Dispatcher; accept: (p: AcceptRequest) => Promise<RunRecord> } {
+export interface RunExecution {
+  dispatcher: Dispatcher;
+  /** A message (or a command sent as one) → its run record. */
+  accept: (p: AcceptRequest) => Promise<RunRecord>;
+  /** `commands.run`: `text` run as a command of the session, or null when it is ordinary text. */
+  command: (sessionKey: string, text: string) => Promise<CommandOutcome | null>;
+}
+
+export function createRunExecution(ctx: RunExecutionContext): RunExecution {
   const { config, env, store, hooks, now, timers } = ctx;
   /** What each accepted run executes with, by runId (until it ends). */
   const runOptions = new Map<string, RunOptions>();
@@ -118,7 +138,7 @@ export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Disp
           tools,
           workspace: o.workspace,
           hooks,
-          verbose: config.agent.verbose,
+          verbose: o.verbose,
           systemPrompt: async (m) =>
             buildSystemPrompt({
               workspace: o.workspace,
@@ -161,7 +181,7 @@ export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Disp
   };
 
   /** Resolves the model and session, then hands the message to the dispatcher (queue modes, lanes). */
-  async function accept(p: AcceptRequest): Promise<RunRecord> {
+  async function acceptMessage(p: AcceptRequest): Promise<RunRecord> {
     if (ctx.isClosed()) throw new GatewayError('internal', 'The gateway is shutting down.');
     if (p.model) resolveOrRefuse(p.model); // refuse before a session is created
     // E9: with the sandbox on, a cwd override is a hard error.
@@ -169,9 +189,8 @@ export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Disp
       throw new GatewayError('bad_request', err.message);
     });
     const fallbackRef = p.model ?? defaultModelRef(config, env);
-    const existed = await store.get(p.sessionKey);
+    // A new session fires session_start (the store's onSessionStart, for every way a session begins).
     let session = await store.resolve(p.sessionKey, { model: fallbackRef, ...(p.parent ? { parentSessionKey: p.parent.sessionKey } : {}) });
-    if (!existed) void hooks.fire('session_start', { sessionKey: p.sessionKey, sessionId: session.sessionId }, { sessionKey: p.sessionKey, sessionId: session.sessionId });
     // A session remembers its model and thinking level: used when the request names none (and still known).
     const ref = p.model ?? (session.model && known(session.model) ? session.model : fallbackRef);
     const model = resolveOrRefuse(ref);
@@ -181,6 +200,7 @@ export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Disp
       workspace: runWs,
       model,
       thinking: p.thinking ?? session.thinking ?? config.agent.thinking,
+      verbose: p.verbose ?? session.verbose ?? config.agent.verbose,
       timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
       tools: p.lane === 'subagent' ? ctx.tools : ctx.parentTools(),
       withMcp: p.lane !== 'subagent',
@@ -205,5 +225,49 @@ export function createRunExecution(ctx: RunExecutionContext): { dispatcher: Disp
     return record;
   }
 
-  return { dispatcher, accept };
+  const commandDeps: CommandDeps = {
+    store,
+    runs: ctx.runs,
+    config,
+    hooks,
+    now,
+    resolveModel: (ref) => resolveModel(config, ref),
+    defaultModelRef: () => defaultModelRef(config, env),
+    contextTokens: (m) => effectiveContextTokens(m, config),
+    busyHere: (sessionKey) => ctx.runs.active().some((r) => r.sessionKey === sessionKey),
+    busyElsewhere: async (sessionKey) => {
+      const owner = await lockOwner(sessionLockPath(store.dir, sessionKey)).catch(() => undefined);
+      return owner !== undefined && holderState(owner) !== 'dead';
+    },
+    stopElsewhere: (sessionKey) => requestSessionStop(store.dir, sessionKey),
+    compact: async (sessionKey) => (await acceptMessage({ message: COMPACT_COMMAND, sessionKey })).runId,
+  };
+
+  /** A message → its run; a command the gateway owns → answered here (E22), as a run record for `agent`. */
+  async function accept(p: AcceptRequest): Promise<RunRecord> {
+    // Only a person's message can be a command: a subagent's task is text for its model, whatever it starts with.
+    const parsed = p.lane === 'subagent' ? undefined : parseCommand(p.message);
+    if (!parsed) return acceptMessage(p);
+    if (ctx.isClosed()) throw new GatewayError('internal', 'The gateway is shutting down.');
+    const outcome = await runCommand(parsed, p.sessionKey, commandDeps);
+    if (outcome.runId) return ctx.runs.get(outcome.runId)!;
+    const session = await store.get(p.sessionKey);
+    const ref = parseModelRef(session?.model ?? defaultModelRef(config, env));
+    return commandRun(outcome, {
+      runId: randomUUID(),
+      sessionKey: p.sessionKey,
+      sessionId: session?.sessionId ?? '',
+      model: { provider: ref.provider, id: ref.model },
+      runs: ctx.runs,
+      emit: ctx.emit,
+      now,
+    });
+  }
+
+  async function command(sessionKey: string, text: string): Promise<CommandOutcome | null> {
+    const parsed = parseCommand(text);
+    return parsed ? runCommand(parsed, sessionKey, commandDeps) : null;
+  }
+
+  return { dispatcher, accept, command };
 }

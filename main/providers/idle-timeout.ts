@@ -6,18 +6,9 @@
  */
 import { AbortError, IdleTimeoutError } from './errors.js';
 
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-  /** The clock the timers run on (ms); Date.now when absent. */
-  clock?(): number;
-}
+import { nodeTimers as realTimers, type Timers } from '../engine/timers.js';
 
-export const realTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-  clock: () => Date.now(),
-};
+export { realTimers, type Timers };
 
 export class IdleWatchdog {
   private handle: unknown;

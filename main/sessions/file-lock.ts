@@ -36,7 +36,8 @@ export interface FileLockOptions {
   onCompromised?: (err: Error) => void;
 }
 
-export type ReleaseLock = () => Promise<void>;
+/** Releases a held lock; `token` is the one in its owner record (the holder recognises requests to it by it). */
+export type ReleaseLock = (() => Promise<void>) & { readonly token: string };
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -190,12 +191,13 @@ function hold(lockPath: string, token: string, stale: number, onCompromised: (er
     timer.unref(); // a held lock never keeps the process alive; a dead holder is recognised by its PID
   };
   schedule();
-  return async () => {
+  const release = async () => {
     if (released) return;
     released = true;
     if (timer) clearTimeout(timer);
     if (await ours()) await unlink(lockPath).catch(() => undefined);
   };
+  return Object.assign(release, { token });
 }
 
 /** Runs `fn` while holding the lock. */

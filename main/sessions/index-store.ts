@@ -30,6 +30,8 @@ export interface SessionEntry {
   parentSessionKey?: string;
   /** Thinking level chosen for this session; unset = the configured default. */
   thinking?: 'off' | 'minimal' | 'low' | 'medium' | 'high';
+  /** `/verbose` chosen for this session; unset = the configured default (agent.verbose). */
+  verbose?: boolean;
   createdAt: number;
   updatedAt: number;
   usage: Usage;
@@ -46,6 +48,7 @@ const entrySchema = z.object({
   model: z.string().optional(),
   parentSessionKey: z.string().optional(),
   thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
+  verbose: z.boolean().optional(),
   createdAt: finite,
   updatedAt: finite,
   usage: z.object({ input: finite, output: finite, cacheRead: finite, cacheWrite: finite, total: finite }),
@@ -205,12 +208,13 @@ export class IndexStore {
     for (const [key, raw] of Object.entries(top.data.sessions)) {
       const e = entrySchema.safeParse(raw);
       if (!e.success || e.data.sessionKey !== key) return { ok: false, reason: `bad entry for session "${key}"` };
-      const { model, parentSessionKey, thinking, ...rest } = e.data;
+      const { model, parentSessionKey, thinking, verbose, ...rest } = e.data;
       entries.set(key, {
         ...rest,
         ...(model !== undefined ? { model } : {}),
         ...(parentSessionKey !== undefined ? { parentSessionKey } : {}),
         ...(thinking !== undefined ? { thinking } : {}),
+        ...(verbose !== undefined ? { verbose } : {}),
       });
     }
     return { ok: true, entries };

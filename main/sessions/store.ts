@@ -57,6 +57,10 @@ export interface SessionStoreOptions {
   /** fsync each transcript append (default false) — the index is always fsynced before its rename. */
   fsync?: boolean;
   onWarning?: (message: string) => void;
+  /** E19 `session_start`: a session began — created for a key, or a key reset to a fresh session (/reset). */
+  onSessionStart?: (session: { sessionKey: string; sessionId: string }) => void;
+  /** E19 `session_end`: a key was reset; its previous session ends (called before the new one's start). */
+  onSessionEnd?: (session: { sessionKey: string; sessionId: string; reason: 'reset' }) => void;
 }
 
 /** Handed to `withWriteLock` callbacks: writes inside the held lock. Invalid once the callback has settled. */
@@ -70,6 +74,7 @@ export interface SessionPatch {
   model?: string;
   /** null clears the session's own choice (back to the default). */
   thinking?: SessionEntry['thinking'] | null;
+  verbose?: boolean | null;
   addUsage?: Usage;
 }
 
@@ -112,12 +117,14 @@ export class SessionStore {
     // Most calls find the session: a lock-free read first keeps them off the cross-process index lock.
     const known = await this.index.get(sessionKey);
     if (known) return known;
+    let isNew = false;
     const entry = await this.index.mutate((entries, skipWrite) => {
       const existing = entries.get(sessionKey);
       if (existing) {
         skipWrite();
         return { ...existing, usage: { ...existing.usage } };
       }
+      isNew = true;
       const t = this.now();
       const created: SessionEntry = {
         sessionKey,
@@ -137,6 +144,7 @@ export class SessionStore {
     // loads as empty and gets its header on first append — never an orphan transcript.
     await mkdir(this.dir, { recursive: true });
     await createTranscript(this.transcriptPath(entry.sessionId), { id: entry.sessionId, createdAt: entry.createdAt, key: sessionKey });
+    if (isNew) this.opts.onSessionStart?.({ sessionKey, sessionId: entry.sessionId });
     return entry;
   }
 
@@ -161,6 +169,8 @@ export class SessionStore {
       if (patch.model !== undefined) e.model = patch.model;
       if (patch.thinking === null) delete e.thinking;
       else if (patch.thinking !== undefined) e.thinking = patch.thinking;
+      if (patch.verbose === null) delete e.verbose;
+      else if (patch.verbose !== undefined) e.verbose = patch.verbose;
       if (patch.addUsage) e.usage = addUsage(e.usage, patch.addUsage);
       e.updatedAt = this.now();
       return { ...e, usage: { ...e.usage } };
@@ -196,8 +206,10 @@ export class SessionStore {
    */
   async reset(sessionKey: string): Promise<SessionEntry> {
     validateSessionKey(sessionKey);
+    let previous: string | undefined;
     const entry = await this.index.mutate((entries) => {
       const old = entries.get(sessionKey);
+      previous = old?.sessionId;
       const t = this.now();
       const fresh: SessionEntry = {
         sessionKey,
@@ -205,6 +217,7 @@ export class SessionStore {
         title: '',
         ...(old?.model !== undefined ? { model: old.model } : {}),
         ...(old?.thinking !== undefined ? { thinking: old.thinking } : {}),
+        ...(old?.verbose !== undefined ? { verbose: old.verbose } : {}),
         createdAt: t,
         updatedAt: t,
         usage: emptyUsage(),
@@ -215,6 +228,8 @@ export class SessionStore {
     });
     await mkdir(this.dir, { recursive: true });
     await createTranscript(this.transcriptPath(entry.sessionId), { id: entry.sessionId, createdAt: entry.createdAt, key: sessionKey });
+    if (previous) this.opts.onSessionEnd?.({ sessionKey, sessionId: previous, reason: 'reset' });
+    this.opts.onSessionStart?.({ sessionKey, sessionId: entry.sessionId });
     return entry;
   }
 

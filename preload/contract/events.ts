@@ -3,6 +3,7 @@ import type { ApprovalData } from './approvals.js';
 import type { CheckpointData } from './checkpoints.js';
 import type { QueueData } from './queue.js';
 import type { FailoverReasonDto, RunResult } from './runs.js';
+import type { CommandNameDto } from './commands.js';
 
 export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction' | 'retry' | 'queue' | 'approval' | 'checkpoint';
 
@@ -16,6 +17,8 @@ export type LifecycleData =
       demo?: boolean;
       /** E5: the model's usable context window is small (under 32 000 tokens); the run goes on. */
       warning?: string;
+      /** The message was a command the gateway answered itself (no model call; the result carries its notice). */
+      command?: CommandNameDto;
     }
   | { phase: 'end'; endedAt: number; result: RunResult }
   | { phase: 'error'; endedAt: number; error: string; result: RunResult };

@@ -8,6 +8,7 @@ import type { AgentAccepted, AgentParams, RunResult, WaitParams, WaitResult, Thi
 import type { HistoryEntry, SessionExport, SessionOpened, SessionSearchHit, SessionSummary } from './sessions.js';
 import type { AppInfo, EndpointDto, ModelInfo, SettingsPatch, SettingsView } from './settings.js';
 import type { McpApprovalDto, McpServerInputDto, McpStatusDto } from './mcp.js';
+import type { CommandOutcome } from './commands.js';
 
 /** Request name → [params, result]. */
 export interface Methods {
@@ -53,6 +54,11 @@ export interface Methods {
   'subagents.list': [{ parentSessionKey?: string }, SubagentDto[]];
   'subagents.abort': [{ id: string }, { aborted: boolean }];
   'subagents.steer': [{ id: string; message: string }, SteerResultDto];
+  /**
+   * E22: runs `text` as a command of the session when it is one (`/new`, `/reset`, `/stop`, `/compact`, `/model`,
+   * `/think`, `/verbose`, `/status`); null when it is ordinary text (send it with `agent`).
+   */
+  'commands.run': [{ sessionKey: string; text: string }, CommandOutcome | null];
   /** T3: answers a pending approval request; `ok: false` when it was already answered or its run ended. */
   'approvals.respond': [ApprovalRespondParams, { ok: boolean }];
   /**

@@ -1,5 +1,6 @@
 /** D2 contract: starting a run, waiting for it and its result (`agent`, `agent.wait`, `agent.result`). */
 import type { QueueMode } from './queue.js';
+import type { CommandNameDto } from './commands.js';
 
 export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high';
 export type RunStatus = 'ok' | 'error' | 'timeout';
@@ -59,6 +60,8 @@ export interface RunResult {
     attempts: number;
     compactions: number;
     error?: string;
+    /** The message was a command the gateway answered itself (E22): the payload is its notice. */
+    command?: CommandNameDto;
   };
 }
 

@@ -11,6 +11,8 @@ export interface SessionSummary {
   usage: UsageDto;
   /** Thinking level chosen for this session (unset: the default). */
   thinking?: ThinkingLevel;
+  /** `/verbose` chosen for this session (unset: the default, `agent.verbose`). */
+  verbose?: boolean;
   createdAt?: number;
 }
 

@@ -209,4 +209,29 @@ describe('sessions in the web UI (real gateway, fake provider)', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
+
+  it("commands typed in the chat are the gateway's: /think and /status answer in a notice, /stop stops the reply; none reaches the model", async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await page.goto(url);
+    await page.getByRole('button', { name: 'New chat', exact: true }).click();
+    await page.getByLabel('Model').selectOption('fakeant/claude-fake');
+    const before = fake.requests.length;
+    await send(page, '/think high');
+    await expect.poll(() => page.getByTestId('notice').textContent()).toContain('Thinking is high from the next turn.');
+    await expect.poll(() => page.getByLabel('Thinking').inputValue()).toBe('high');
+    await send(page, '/status');
+    await expect.poll(() => page.getByTestId('notice').textContent()).toMatch(/Model fakeant\/claude-fake, thinking high/);
+    await shot(page, 'command-status');
+    expect(await page.getByTestId('user-message').count()).toBe(0); // a command is not a message of the chat
+    fake.enqueue({ text: Array.from({ length: 80 }, (_, i) => `w${i}`).join(' '), chunkSize: 4, delayMs: 60 });
+    await send(page, 'A long answer please');
+    await page.locator('[data-testid="assistant-message"][data-status="running"]').filter({ hasText: 'w1' }).waitFor();
+    await send(page, '/stop');
+    await page.getByText('Stopped', { exact: true }).waitFor();
+    await shot(page, 'command-stop');
+    expect(fake.requests.length).toBe(before + 1);
+    expect(fake.requests.at(-1)!.body.thinking).toMatchObject({ type: 'enabled' });
+    expect(JSON.stringify(fake.requests.map((r) => r.body.messages))).not.toMatch(/\/(think|status|stop)\b/);
+    await page.close();
+  }, 60_000);
 });

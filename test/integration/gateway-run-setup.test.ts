@@ -80,6 +80,7 @@ describe('gateway run setup', () => {
       'resolve:demo/agent',
       'agent_end:ok',
       'session_end:k1:reset',
+      'session_start:k1', // the reset key's fresh session
       'session_end:k1:deleted',
       'gateway_stop',
     ]);

@@ -21,6 +21,7 @@ import { annotateUnanswered } from './unanswered.js';
 import { drainSteer, skipForSteer, type SteerInbox } from './steer.js';
 import { AttemptContext, type CompactionRecordInput } from './context-fit.js';
 import { newRunCompaction, type RunCompaction } from './run-compaction.js';
+import { abortError } from '../abort.js';
 
 /** A tool loop longer than this is a runaway model; the attempt stops with an error. */
 export const MAX_TOOL_ROUNDS = 50;
@@ -232,7 +233,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       context.push(record);
     }
     if (p.signal.aborted) {
-      return result('error', { error: p.signal.reason ?? abortError(), lastMessage: message });
+      return result('error', { error: p.signal.reason ?? abortError('The run was aborted.'), lastMessage: message });
     }
     const steered = drainSteer(p.steer, p.now);
     if (steered) {
@@ -240,12 +241,6 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       context.push(steered);
     }
   }
-}
-
-function abortError(): Error {
-  const err = new Error('The run was aborted.');
-  err.name = 'AbortError';
-  return err;
 }
 
 function failedMessage(p: AttemptParams, stopReason: 'error' | 'aborted', err?: unknown): AssistantMessage {

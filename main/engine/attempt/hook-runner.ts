@@ -15,6 +15,7 @@
  */
 import type { ApprovalGate } from './approvals.js';
 import type { CheckpointGate } from './checkpoint-step.js';
+import { nodeTimers, type Timers } from '../timers.js';
 import type { ToolResultMessage } from '../messages.js';
 import {
   logHookFailure,
@@ -30,10 +31,7 @@ import {
   type ToolCallInfo,
 } from './hooks.js';
 
-export interface HookTimers {
-  setTimeout: (fn: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-}
+export type HookTimers = Timers;
 
 /** Budget of an awaited hook call. */
 export const HOOK_TIMEOUT_MS = 10_000;
@@ -49,11 +47,6 @@ interface Registration<K extends HookName = HookName> {
 }
 
 type Outcome<T> = { ok: true; value: T } | { ok: false };
-
-const defaultTimers: HookTimers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
 
 export class HookRunner {
   /**
@@ -75,7 +68,7 @@ export class HookRunner {
       budgets?: Partial<Record<HookName, number>>;
     } = {},
   ) {
-    this.timers = opts.timers ?? defaultTimers;
+    this.timers = opts.timers ?? nodeTimers;
     this.log = opts.log ?? logHookFailure;
     this.budgets = opts.budgets ?? {};
   }
@@ -264,6 +257,14 @@ const FIRE_HOOKS = [
   'session_end',
   'gateway_start',
   'gateway_stop',
+  'command:new',
+  'command:reset',
+  'command:stop',
+  'command:compact',
+  'command:model',
+  'command:think',
+  'command:verbose',
+  'command:status',
 ] as const satisfies readonly HookName[];
 
 /** Hooks that are fire-and-forget. */

@@ -52,6 +52,22 @@ export interface MessageSendingResult {
 
 type Awaitable<T> = T | Promise<T>;
 
+/** E19 internal command hooks: a command the gateway owns (`/new`, `/reset`, `/stop`, `/compact`, …) ran. */
+export interface CommandHookEvent {
+  command: string;
+  /** The command's argument (`/model` ref, `/think` level, `/verbose` on|off). */
+  args?: string;
+  sessionKey: string;
+  /** The session the command was typed in (absent when the key had no session yet). */
+  sessionId?: string;
+  /** False when it was refused (bad argument, a run in the way). */
+  ok: boolean;
+  /** `/new`: the key of the session it started. */
+  newSessionKey?: string;
+}
+
+type CommandHook = (event: CommandHookEvent, ctx: HookContext) => Awaitable<void>;
+
 /** Every hook and its handler signature. */
 export interface HookHandlers {
   /** Before the model is resolved: may switch provider and/or model. Wins over before_agent_start. */
@@ -80,6 +96,15 @@ export interface HookHandlers {
   gateway_stop: (event: Record<string, never>, ctx: HookContext) => Awaitable<void>;
   /** Internal: may add, drop or change the workspace bootstrap files before they enter the system prompt. */
   'agent:bootstrap': (event: { files: BootstrapFile[] }, ctx: HookContext) => Awaitable<{ files?: BootstrapFile[] } | void>;
+  /** Internal command hooks (fire-and-forget), one per command the gateway owns. */
+  'command:new': CommandHook;
+  'command:reset': CommandHook;
+  'command:stop': CommandHook;
+  'command:compact': CommandHook;
+  'command:model': CommandHook;
+  'command:think': CommandHook;
+  'command:verbose': CommandHook;
+  'command:status': CommandHook;
 }
 
 export interface BootstrapFile {
@@ -108,6 +133,14 @@ export const HOOK_NAMES: readonly HookName[] = [
   'gateway_start',
   'gateway_stop',
   'agent:bootstrap',
+  'command:new',
+  'command:reset',
+  'command:stop',
+  'command:compact',
+  'command:model',
+  'command:think',
+  'command:verbose',
+  'command:status',
 ];
 
 /** A set of handlers, e.g. what the app passes in or what one plugin registers. */

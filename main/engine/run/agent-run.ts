@@ -16,6 +16,9 @@ import { classifyError } from '../classify.js';
 import { contextWarning, runOuterLoop, type LoopDeps, type LoopOutcome } from './outer-loop.js';
 import type { SteerInbox } from '../attempt/steer.js';
 import { newRunCompaction, type RunCompaction } from '../attempt/run-compaction.js';
+import { abortError } from '../abort.js';
+
+export { nodeTimers, type Timers } from '../timers.js';
 
 export interface RunSpec {
   runId: string;
@@ -35,21 +38,11 @@ export interface RunSpec {
   compaction?: RunCompaction;
 }
 
-export interface Timers {
-  setTimeout: (fn: () => void, ms: number) => unknown;
-  clearTimeout: (handle: unknown) => void;
-}
-
 export type RunDeps = LoopDeps;
 
 export class RunTimeoutError extends Error {
   override name = 'RunTimeoutError';
 }
-
-export const nodeTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
 
 /** After the deadline, how long the loop may take to settle before the result is built without it. */
 const ABORT_GRACE_MS = 250;
@@ -171,12 +164,6 @@ export async function executeRun(
   else emitter.emit('lifecycle', { phase: 'error', endedAt, error: errorText ?? 'unknown error', result });
   void hooks.fire('agent_end', { status, ...(errorText ? { error: errorText } : {}), durationMs: endedAt - startedAt }, hookCtx);
   return result;
-}
-
-function abortError(message: string): Error {
-  const err = new Error(message);
-  err.name = 'AbortError';
-  return err;
 }
 
 /** One clear line for the user. Known local errors keep their own message; provider errors are classified (E8). */

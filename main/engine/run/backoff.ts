@@ -3,6 +3,8 @@
  * Delay for attempt n (1-based) = min(maxMs, round(base + base·jitter·random())), base = initialMs·factor^(n−1);
  * with the defaults: 250 → 500 → 1000 → 1500 ms (+ up to 20 % jitter, never above 1500).
  */
+import { abortError } from '../abort.js';
+import { nodeTimers, type Timers } from '../timers.js';
 
 export interface BackoffOptions {
   initialMs: number;
@@ -30,29 +32,13 @@ export function backoffDelay(
   return Math.max(0, Math.min(opts.maxMs, Math.round(base + jitter)));
 }
 
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realTimers: Timers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
-/** The same error shape fetch and the SDKs use for an abort: `name === 'AbortError'`. */
-export function createAbortError(message = 'The operation was aborted'): Error {
-  return new DOMException(message, 'AbortError');
-}
-
-export const isAbortError = (err: unknown): boolean =>
-  typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
+export type { Timers } from '../timers.js';
 
 /** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts (at once if already aborted). */
-export function sleepAbortable(ms: number, signal?: AbortSignal, timers: Timers = realTimers): Promise<void> {
+export function sleepAbortable(ms: number, signal?: AbortSignal, timers: Timers = nodeTimers): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
-      reject(createAbortError());
+      reject(abortError());
       return;
     }
     if (!(ms > 0)) {
@@ -61,7 +47,7 @@ export function sleepAbortable(ms: number, signal?: AbortSignal, timers: Timers 
     }
     const onAbort = (): void => {
       timers.clearTimeout(handle);
-      reject(createAbortError());
+      reject(abortError());
     };
     const handle = timers.setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

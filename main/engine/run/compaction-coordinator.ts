@@ -11,11 +11,9 @@
  *   caller could mistake for a finished compaction — and any later `wait()` rejects the same way.
  */
 
-export function compactionAbortError(message = 'Unsubscribed during compaction'): Error {
-  const err = new Error(message);
-  err.name = 'AbortError';
-  return err;
-}
+import { abortError } from '../abort.js';
+
+const compactionAbortError = (message = 'Unsubscribed during compaction'): Error => abortError(message);
 
 export class CompactionCoordinator {
   #pending = 0;

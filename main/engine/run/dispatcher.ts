@@ -23,6 +23,7 @@ import type { AssistantMessage } from '../messages.js';
 import { emptyUsage } from '../messages.js';
 import { createRunEmitter, type RunEmitter } from '../stream/run-emitter.js';
 import { SteerInbox } from '../attempt/steer.js';
+import { abortError } from '../abort.js';
 
 export const COLLECT_DEBOUNCE_MS = 500;
 export const COLLECT_CAP = 20;
@@ -145,6 +146,8 @@ export class Dispatcher {
         signal: record.controller.signal,
         front: opts.front,
         onWait: ({ waitedMs, lane }) => emitter.emit('queue', { phase: 'waiting', waitedMs, lane }),
+        // `/stop` from another process: this session's runs here stop, queued ones included.
+        onStopRequest: () => void this.d.runs.abortSession(record.sessionId, abortError('The run was stopped.')),
       })
       .catch((err: unknown) => this.neverStarted(record, err));
     record.done = this.settle(record, started);

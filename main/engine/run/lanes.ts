@@ -104,10 +104,15 @@ export interface LaneTaskOptions {
   front?: boolean;
   /** Called once when the entry has waited `warnAfterMs` and still has not started. */
   onWait?: (info: { waitedMs: number; lane: LaneStage }) => void;
+  /** While the task runs: another process asked (through the session lock) for the session's runs to stop. */
+  onStopRequest?: () => void;
 }
 
-/** Cross-process session lock: resolves with its release function (see main/sessions/session-lock.ts). */
-export type SessionLockFn = (sessionKey: string, signal: AbortSignal | undefined) => Promise<() => Promise<void>>;
+/**
+ * Cross-process session lock: resolves with its release function (see main/sessions/session-lock.ts); `onStop` is
+ * called when another process asks the holder to stop (`/stop`).
+ */
+export type SessionLockFn = (sessionKey: string, signal: AbortSignal | undefined, onStop?: () => void) => Promise<() => Promise<void>>;
 
 export interface LanesOptions {
   maxConcurrent?: number;
@@ -181,7 +186,7 @@ export class Lanes {
       holdsSession = true;
       this.check(tracked);
       if (this.sessionLock) {
-        releaseLock = await this.sessionLock(sessionKey, tracked.removal.signal);
+        releaseLock = await this.sessionLock(sessionKey, tracked.removal.signal, opts.onStopRequest);
         this.check(tracked);
       }
       tracked.stage = laneName;

@@ -7,6 +7,7 @@
  * run's reply. At most one steer per target every 2 s; a faster one gets a rate-limited answer with the wait left.
  * Clock and timers are injected.
  */
+import { abortError } from '../abort.js';
 import { randomUUID } from 'node:crypto';
 import type { RunResult, SteerResultDto, SubagentDto } from '../../../preload/contract.js';
 import type { RunRecord, RunRegistry } from './runs.js';
@@ -53,7 +54,7 @@ export class SubagentNotFoundError extends Error {
   override name = 'SubagentNotFoundError';
 }
 
-const stop = (message: string) => Object.assign(new Error(message), { name: 'AbortError' });
+const stop = abortError;
 
 export class Subagents {
   private readonly entries = new Map<string, Entry>();

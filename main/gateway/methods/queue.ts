@@ -37,7 +37,7 @@ export interface QueueMethodsContext {
   submit: (sessionKey: string, message: string, mode: 'steer') => Promise<RunRecord>;
 }
 
-export const stopError = (message: string): Error => Object.assign(new Error(message), { name: 'AbortError' });
+import { abortError } from '../../engine/abort.js';
 
 export function queueMethods(ctx: QueueMethodsContext): {
   'queue.list': Handler<'queue.list'>;
@@ -72,7 +72,7 @@ export function queueMethods(ctx: QueueMethodsContext): {
     },
     async 'runs.abort'(raw) {
       const p = parseWith(queueSchemas['runs.abort'], 'runs.abort', raw);
-      const stop = stopError('The run was stopped.');
+      const stop = abortError('The run was stopped.');
       if (p.runId) return { aborted: ctx.runs.abort(p.runId, stop) ? 1 : 0 };
       if (p.sessionKey) {
         const session = await ctx.store.get(p.sessionKey);

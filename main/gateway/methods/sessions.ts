@@ -14,6 +14,7 @@ import type { Message } from '../../engine/messages.js';
 import type { RunRegistry } from '../../engine/run/runs.js';
 import type { SessionEntry, SessionStore } from '../../sessions/store.js';
 import { newSessionKey } from '../../sessions/new-key.js';
+import { abortError } from '../../engine/abort.js';
 import { toHistory } from '../history.js';
 import { modelRef, validatedMethods, sessionKey, thinking } from '../params.js';
 import { GatewayError } from '../types.js';
@@ -52,8 +53,8 @@ export interface SessionMethodDeps {
   checkModel: (ref: string) => void;
   timers?: { setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (h: unknown) => void };
   undoWindowMs?: number;
-  /** E19 `session_end`: a chat was deleted or reset (its transcript ends here). */
-  onSessionEnd?: (event: { sessionKey: string; sessionId: string; reason: 'deleted' | 'reset' }) => void;
+  /** E19 `session_end`: a chat was deleted (its transcript ends here; a reset's is the store's). */
+  onSessionEnd?: (event: { sessionKey: string; sessionId: string; reason: 'deleted' }) => void;
   /** A deleted session is gone for good (its undo window is over): its checkpoints go too (X2). */
   onPurge?: (sessionKey: string) => void | Promise<void>;
 }
@@ -65,6 +66,7 @@ export function toSummary(s: SessionEntry): SessionSummary {
     title: s.title,
     ...(s.model ? { model: s.model } : {}),
     ...(s.thinking ? { thinking: s.thinking } : {}),
+    ...(s.verbose !== undefined ? { verbose: s.verbose } : {}),
     updatedAt: s.updatedAt,
     createdAt: s.createdAt,
     usage: { ...s.usage },
@@ -173,8 +175,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
     async 'sessions.delete'(p) {
       const entry = await store.get(p.sessionKey);
       if (!entry) return { deleted: false };
-      const stop = new Error('The session was deleted.');
-      stop.name = 'AbortError';
+      const stop = abortError('The session was deleted.');
       const running = deps.runs.active().filter((r) => r.sessionKey === p.sessionKey);
       for (const run of running) deps.runs.abort(run.runId, stop);
       await Promise.allSettled(running.map((r) => r.done));
@@ -216,10 +217,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       if (active.sessionKeys().has(p.sessionKey)) {
         throw new GatewayError('bad_request', 'This chat has a run in progress: stop it before /reset.');
       }
-      const before = await store.get(p.sessionKey);
-      const summary = toSummary(await store.reset(p.sessionKey));
-      if (before) deps.onSessionEnd?.({ sessionKey: p.sessionKey, sessionId: before.sessionId, reason: 'reset' });
-      return summary;
+      return toSummary(await store.reset(p.sessionKey)); // session_end, then session_start (the store's hooks)
     },
     async 'sessions.search'(p) {
       const needle = p.query.trim().toLowerCase();

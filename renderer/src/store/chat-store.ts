@@ -3,7 +3,7 @@
  * only select slices. Actions talk to the transport; the gateway validates everything they send.
  */
 import { create } from 'zustand';
-import type { AgentEvent, AppInfo, MethodName, ModelInfo, ProfileStatus, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
+import type { AgentEvent, AppInfo, CommandOutcome, MethodName, ModelInfo, ProfileStatus, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
 import type { ConnectionStatus, RendererTransport } from '../transport/types.js';
 import { createFrameBatcher } from './frame-batcher.js';
 import { applyEvents, ensureRunTurn, historyToTurns } from './reduce.js';
@@ -61,10 +61,10 @@ const batcher = createFrameBatcher<AgentEvent>((events) => {
 /** Applies queued events now (the sessions store calls it before replacing the turns of a session it opens). */
 export const flushEvents = (): void => batcher.flushNow();
 
-/** `/new`, `/reset`, …: handled before a message is sent; true = consumed (set by the sessions store). */
-let slashCommand: ((text: string) => Promise<boolean>) | undefined;
-export const setSlashCommandHandler = (fn: (text: string) => Promise<boolean>): void => {
-  slashCommand = fn;
+/** After a command the gateway answered (`/new`, `/reset`, `/status`, …): the app frame opens or refreshes sessions. */
+let commandFollowUp: ((outcome: CommandOutcome) => Promise<void>) | undefined;
+export const setCommandHandler = (fn: (outcome: CommandOutcome) => Promise<void>): void => {
+  commandFollowUp = fn;
 };
 
 /** Resolves once the app frame has opened the chat to show; messages typed before wait for it. */
@@ -232,19 +232,36 @@ async function deliver(turn: UserTurn): Promise<boolean> {
   }
 }
 
-/** `/compact`: compacts the conversation now (E10) — a run of its own that shows as a divider. */
-async function compactNow(): Promise<boolean> {
+/**
+ * A command the gateway owns (E22: `/stop`, `/compact`, `/model …`, `/new`, …), run for the open session; false
+ * when `text` is ordinary text (a pasted path) to send as a message. `/compact` is a run that shows as a divider.
+ */
+export function runCommand(text: string): Promise<boolean> {
+  const p = runCommandNow(text);
+  return /^\/(new|reset)(\s|$)/i.test(text) ? trackNavigation(p) : p; // a message sent meanwhile goes to the new chat
+}
+
+async function runCommandNow(text: string): Promise<boolean> {
   const { sessionKey } = useChat.getState();
+  let outcome: CommandOutcome | null;
   try {
-    const request = transport!.api.request as (m: string, p: unknown) => Promise<{ runId: string }>;
-    const accepted = await request('sessions.compact', { sessionKey });
-    batcher.flushNow();
-    useChat.setState((s) => ({ turns: ensureRunTurn(s.turns, accepted.runId) }));
-    return true;
+    outcome = await transport!.api.request('commands.run', { sessionKey, text });
   } catch (err) {
-    useChat.setState({ error: `Could not compact: ${message(err)}` });
-    return false;
+    useChat.setState({ error: `Could not run ${text.split(/\s/, 1)[0]}: ${message(err)}` });
+    return true;
   }
+  if (!outcome) return false;
+  const { runId, session } = outcome;
+  if (runId) {
+    batcher.flushNow();
+    useChat.setState((s) => ({ turns: ensureRunTurn(s.turns, runId) }));
+  }
+  if (!outcome.ok) useChat.setState({ error: outcome.notice });
+  else if (session?.sessionKey === sessionKey && (outcome.command === 'model' || outcome.command === 'think')) {
+    useChat.setState({ ...(session.model ? { model: session.model } : {}), thinking: session.thinking });
+  }
+  await commandFollowUp?.(outcome);
+  return true;
 }
 
 /** Sends a message. False (and the caller keeps the draft) only when the gateway refused it. */
@@ -253,8 +270,7 @@ export async function sendMessage(text: string): Promise<boolean> {
   if (!transport || trimmed === '' || useChat.getState().connection !== 'open') return false;
   await sessionReady; // the app frame is still choosing which chat to show
   await navigationsDone(); // …or switching to another one
-  if (trimmed === '/compact') return compactNow();
-  if (slashCommand && trimmed.startsWith('/') && (await slashCommand(trimmed))) return true;
+  if (trimmed.startsWith('/') && (await runCommand(trimmed))) return true;
   const turn: UserTurn = {
     kind: 'user',
     id: `u${++userSeq}`,

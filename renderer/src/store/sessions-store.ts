@@ -4,9 +4,9 @@
  * The chat store keeps the turns of the open session; this store decides which session that is.
  */
 import { create } from 'zustand';
-import type { AgentEvent, SessionSearchHit, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
+import type { AgentEvent, CommandOutcome, SessionSearchHit, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
 import type { RendererTransport } from '../transport/types.js';
-import { defaultModel, flushEvents, setSessionNavigator, setSlashCommandHandler, trackNavigation, useChat } from './chat-store.js';
+import { defaultModel, flushEvents, runCommand, setCommandHandler, setSessionNavigator, trackNavigation, useChat } from './chat-store.js';
 import { applyEvents, historyToTurns } from './reduce.js';
 import type { Turn } from './types.js';
 
@@ -31,6 +31,8 @@ export interface SessionsState {
   sidebar: 'open' | 'closed';
   /** The sidebar in a narrow window (folded by default): open over the chat. */
   drawer: boolean;
+  /** The notice is information (a command's answer), not a problem. */
+  noticeInfo?: boolean;
 }
 
 const SIDEBAR_KEY = 'agentdesk.sidebar';
@@ -88,7 +90,7 @@ const api = () => {
   return transport.api;
 };
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-const setNotice = (notice: string | undefined) => useSessions.setState({ notice });
+const setNotice = (notice: string | undefined, info = false) => useSessions.setState({ notice, noticeInfo: info });
 
 export async function refreshSessions(): Promise<void> {
   try {
@@ -180,14 +182,7 @@ async function newChatNow(): Promise<void> {
     await openSession(untouched.sessionKey);
     return;
   }
-  try {
-    const { model, thinking } = useChat.getState();
-    const created = await api().request('sessions.create', { ...(model ? { model } : {}), ...(thinking ? { thinking } : {}) });
-    useSessions.setState((s) => ({ sessions: [created, ...s.sessions.filter((x) => x.sessionKey !== created.sessionKey)] }));
-    await openSession(created.sessionKey);
-  } catch (err) {
-    setNotice(`Could not start a new chat: ${message(err)}`);
-  }
+  await runCommand('/new'); // the gateway's /new: a new session with this one's model and thinking (onCommand opens it)
 }
 
 export async function renameSession(sessionKey: string, title: string): Promise<void> {
@@ -231,17 +226,9 @@ export async function undoDelete(): Promise<void> {
 
 export const dismissUndo = (): void => useSessions.setState({ undo: undefined });
 
-/** /reset: the open chat starts over (its old transcript stays on disk). */
+/** /reset: the open chat starts over (its old transcript stays on disk) — the gateway's command. */
 export async function resetSession(): Promise<void> {
-  const sessionKey = useChat.getState().sessionKey;
-  if (!sessionKey) return;
-  try {
-    await api().request('sessions.reset', { sessionKey });
-    await refreshSessions();
-    await openSession(sessionKey);
-  } catch (err) {
-    useChat.setState({ error: message(err) });
-  }
+  await runCommand('/reset');
 }
 
 export async function exportSession(sessionKey: string, format: 'markdown' | 'json'): Promise<void> {
@@ -289,24 +276,25 @@ async function remember(patch: { model?: string; thinking?: ThinkingLevel | null
 export const showView = (view: View, settingsSection?: string): void => useSessions.setState({ view, settingsSection, drawer: false });
 export const dismissNotice = (): void => setNotice(undefined);
 
-async function slash(text: string): Promise<boolean> {
-  const command = text.split(/\s+/, 1)[0]!.toLowerCase();
-  if (command === '/new') {
-    await newChat();
-    return true;
+/** What the app frame does after a command the gateway answered (chat-store's runCommand). */
+async function onCommand(outcome: CommandOutcome): Promise<void> {
+  if (!outcome.ok) return; // the chat shows why
+  const { session } = outcome;
+  if ((outcome.command === 'new' || outcome.command === 'reset') && session) {
+    userNavigations++;
+    useSessions.setState((s) => ({ sessions: [session, ...s.sessions.filter((x) => x.sessionKey !== session.sessionKey)] }));
+    await openSession(session.sessionKey);
+    return;
   }
-  if (command === '/reset') {
-    await resetSession();
-    return true;
-  }
-  return false;
+  if (session) useSessions.setState((s) => ({ sessions: s.sessions.map((x) => (x.sessionKey === session.sessionKey ? session : x)) }));
+  if (outcome.command !== 'compact') setNotice(outcome.notice, true);
 }
 
 /** Connects to the transport, lists the sessions and opens the most recent one (or a new chat when there is none). */
 export async function startSessions(t: RendererTransport): Promise<void> {
   transport = t;
   markStarted();
-  setSlashCommandHandler(slash);
+  setCommandHandler(onCommand);
   setSessionNavigator({ open: openSession, create: newChat });
   useChat.subscribe((s, prev) => {
     if (s.sessionKey !== prev.sessionKey) return; // opening a session sets its own model and thinking

@@ -6,11 +6,17 @@ import { sessionTitle } from './format.js';
 export function Toasts() {
   const undo = useSessions((s) => s.undo);
   const notice = useSessions((s) => s.notice);
+  const info = useSessions((s) => s.noticeInfo);
   useEffect(() => {
     if (!undo) return;
     const t = setTimeout(dismissUndo, Math.max(0, Math.min(undo.until - Date.now(), 15_000)));
     return () => clearTimeout(t);
   }, [undo]);
+  useEffect(() => {
+    if (!notice || !info) return; // a command's answer goes by itself; a problem stays until dismissed
+    const t = setTimeout(dismissNotice, 10_000);
+    return () => clearTimeout(t);
+  }, [notice, info]);
   return (
     <div className="toasts" aria-live="polite">
       {undo && (
@@ -20,7 +26,7 @@ export function Toasts() {
         </div>
       )}
       {notice && (
-        <div className="toast toast-error" role="alert">
+        <div className={info ? 'toast' : 'toast toast-error'} role={info ? 'status' : 'alert'} data-testid="notice">
           <span>{notice}</span>
           <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismissNotice}>×</button>
         </div>
