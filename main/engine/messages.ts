@@ -55,6 +55,11 @@ export interface UserMessage {
   timestamp: number;
   /** Injected into a running tool loop by steering (E3 `steer`): it follows tool results by design. */
   steered?: boolean;
+  /**
+   * E19 before_prompt_build `prependContext`: text for this turn, sent before `content` (prompt-build.ts). Kept apart
+   * so the chat shows what the person typed.
+   */
+  context?: string;
 }
 
 export interface AssistantMessage {

@@ -30,6 +30,8 @@ export const paramSchemas = {
       idempotencyKey: z.string().min(1).max(200).optional(),
       cwd: z.string().min(1).max(4096).optional(),
       queueMode: z.enum(['followup', 'collect', 'steer', 'interrupt']).optional(),
+      extraSystemPrompt: z.string().max(20_000, 'extraSystemPrompt is too long (max 20 000 characters)').optional(),
+      verbose: z.boolean().optional(),
     })
     .strict(),
   'agent.wait': z.object({ runId: z.string().min(1), timeoutMs: z.number().int().min(0).max(24 * 3600 * 1000).optional() }).strict(),

@@ -45,6 +45,8 @@ export interface AcceptRequest {
   queueMode?: QueueMode;
   /** E21 verbose for this run (the CLI's --verbose); unset: the session's /verbose, else agent.verbose. */
   verbose?: boolean;
+  /** E9: extra system prompt text for this run (after the session's custom instructions). */
+  extraSystemPrompt?: string;
   lane?: BoundedLane;
   parent?: { runId: string; sessionKey: string };
   cwd?: string;
@@ -90,6 +92,8 @@ interface RunOptions {
   withMcp: boolean;
   /** E16/E21: reasoning and tool summaries in the payloads (request › session /verbose › agent.verbose). */
   verbose: boolean;
+  /** E9: the session's custom instructions and the request's extra system prompt, joined. */
+  extraSystemPrompt?: string;
 }
 
 export interface RunExecution {
@@ -102,6 +106,7 @@ export interface RunExecution {
 
 export function createRunExecution(ctx: RunExecutionContext): RunExecution {
   const { config, env, store, hooks, now, timers } = ctx;
+  const denied = (tool: string): boolean => config.agent.approvals.denyTools.includes(tool);
   /** What each accepted run executes with, by runId (until it ends). */
   const runOptions = new Map<string, RunOptions>();
 
@@ -119,7 +124,7 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
       const model = await resolveModelWithHooks(hooks, { prompt: message, model: o.model }, hookContext, (ref) => resolveModel(config, ref));
       const compact = isCompactCommand(message);
       // X1: MCP tools are resolved per run (a server's list may have changed since the last one).
-      const tools = o.withMcp && !compact && ctx.mcpTools ? [...o.tools, ...(await ctx.mcpTools(model, o.tools))] : o.tools;
+      const tools = o.withMcp && !compact && ctx.mcpTools ? [...o.tools, ...(await ctx.mcpTools(model, o.tools)).filter((t) => !denied(t.name))] : o.tools;
       // `/compact` (E10) compacts the session instead of a model turn, in the same lane.
       return (compact ? executeCompactRun : executeRun)(
         {
@@ -139,11 +144,13 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
           workspace: o.workspace,
           hooks,
           verbose: o.verbose,
+          sendMessage: !denied(SEND_MESSAGE_TOOL),
           systemPrompt: async (m) =>
             buildSystemPrompt({
               workspace: o.workspace,
               model: m,
-              tools: [...tools, { name: SEND_MESSAGE_TOOL, description: '', parameters: {} }],
+              tools: [...tools, ...(denied(SEND_MESSAGE_TOOL) ? [] : [{ name: SEND_MESSAGE_TOOL, description: '', parameters: {} }])],
+              ...(o.extraSystemPrompt ? { extraSystemPrompt: o.extraSystemPrompt } : {}),
               now: now(),
               skills: await ctx.skills.snapshot(),
               hooks,
@@ -196,13 +203,16 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
     const model = resolveOrRefuse(ref);
     if (p.thinking && session.thinking !== p.thinking) session = await store.update(p.sessionKey, { thinking: p.thinking });
     const runId = randomUUID();
+    const extra = [session.extraSystemPrompt, p.extraSystemPrompt].map((s) => s?.trim()).filter(Boolean).join('\n\n');
     runOptions.set(runId, {
       workspace: runWs,
       model,
       thinking: p.thinking ?? session.thinking ?? config.agent.thinking,
       verbose: p.verbose ?? session.verbose ?? config.agent.verbose,
+      ...(extra ? { extraSystemPrompt: extra } : {}),
       timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
-      tools: p.lane === 'subagent' ? ctx.tools : ctx.parentTools(),
+      // E9: a tool on the deny list is not offered to the model at all (not merely refused when called).
+      tools: (p.lane === 'subagent' ? ctx.tools : ctx.parentTools()).filter((t) => !denied(t.name)),
       withMcp: p.lane !== 'subagent',
     });
     ctx.active.track({ runId, sessionKey: p.sessionKey, acceptedAt: now() }, p.message);

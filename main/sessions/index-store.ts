@@ -32,6 +32,8 @@ export interface SessionEntry {
   thinking?: 'off' | 'minimal' | 'low' | 'medium' | 'high';
   /** `/verbose` chosen for this session; unset = the configured default (agent.verbose). */
   verbose?: boolean;
+  /** E9: the chat's custom instructions, added to the system prompt of its runs. */
+  extraSystemPrompt?: string;
   createdAt: number;
   updatedAt: number;
   usage: Usage;
@@ -49,6 +51,7 @@ const entrySchema = z.object({
   parentSessionKey: z.string().optional(),
   thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
   verbose: z.boolean().optional(),
+  extraSystemPrompt: z.string().optional(),
   createdAt: finite,
   updatedAt: finite,
   usage: z.object({ input: finite, output: finite, cacheRead: finite, cacheWrite: finite, total: finite }),
@@ -208,13 +211,14 @@ export class IndexStore {
     for (const [key, raw] of Object.entries(top.data.sessions)) {
       const e = entrySchema.safeParse(raw);
       if (!e.success || e.data.sessionKey !== key) return { ok: false, reason: `bad entry for session "${key}"` };
-      const { model, parentSessionKey, thinking, verbose, ...rest } = e.data;
+      const { model, parentSessionKey, thinking, verbose, extraSystemPrompt, ...rest } = e.data;
       entries.set(key, {
         ...rest,
         ...(model !== undefined ? { model } : {}),
         ...(parentSessionKey !== undefined ? { parentSessionKey } : {}),
         ...(thinking !== undefined ? { thinking } : {}),
         ...(verbose !== undefined ? { verbose } : {}),
+        ...(extraSystemPrompt !== undefined ? { extraSystemPrompt } : {}),
       });
     }
     return { ok: true, entries };

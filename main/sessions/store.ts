@@ -75,6 +75,7 @@ export interface SessionPatch {
   /** null clears the session's own choice (back to the default). */
   thinking?: SessionEntry['thinking'] | null;
   verbose?: boolean | null;
+  extraSystemPrompt?: string | null;
   addUsage?: Usage;
 }
 
@@ -171,6 +172,8 @@ export class SessionStore {
       else if (patch.thinking !== undefined) e.thinking = patch.thinking;
       if (patch.verbose === null) delete e.verbose;
       else if (patch.verbose !== undefined) e.verbose = patch.verbose;
+      if (patch.extraSystemPrompt === null) delete e.extraSystemPrompt;
+      else if (patch.extraSystemPrompt !== undefined) e.extraSystemPrompt = patch.extraSystemPrompt;
       if (patch.addUsage) e.usage = addUsage(e.usage, patch.addUsage);
       e.updatedAt = this.now();
       return { ...e, usage: { ...e.usage } };
@@ -218,6 +221,7 @@ export class SessionStore {
         ...(old?.model !== undefined ? { model: old.model } : {}),
         ...(old?.thinking !== undefined ? { thinking: old.thinking } : {}),
         ...(old?.verbose !== undefined ? { verbose: old.verbose } : {}),
+        ...(old?.extraSystemPrompt !== undefined ? { extraSystemPrompt: old.extraSystemPrompt } : {}),
         createdAt: t,
         updatedAt: t,
         usage: emptyUsage(),

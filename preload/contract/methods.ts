@@ -22,7 +22,10 @@ export interface Methods {
   'sessions.compact': [{ sessionKey: string }, AgentAccepted];
   'sessions.open': [{ sessionKey: string; limit?: number }, SessionOpened];
   'sessions.create': [{ model?: string; thinking?: ThinkingLevel }, SessionSummary];
-  'sessions.update': [{ sessionKey: string; title?: string; model?: string; thinking?: ThinkingLevel | null }, SessionSummary];
+  'sessions.update': [
+    { sessionKey: string; title?: string; model?: string; thinking?: ThinkingLevel | null; extraSystemPrompt?: string | null },
+    SessionSummary,
+  ];
   /** Removes the session from the list; `sessions.restore` brings it back within the undo window (default 30 s). */
   'sessions.delete': [{ sessionKey: string }, { deleted: boolean; undoUntil?: number }];
   'sessions.restore': [{ sessionKey: string }, SessionSummary];

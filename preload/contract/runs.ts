@@ -22,6 +22,10 @@ export interface AgentParams {
   idempotencyKey?: string;
   /** E3: what happens when the session is busy (default: config agent.queueMode). */
   queueMode?: QueueMode;
+  /** E9: extra system prompt text for this run (after the chat's own custom instructions). */
+  extraSystemPrompt?: string;
+  /** E16/E21: reasoning and tool summaries in the payloads for this run (default: the chat's /verbose, else agent.verbose). */
+  verbose?: boolean;
   /**
    * E9: the folder the run's tools work in. With the sandbox on only the workspace itself is allowed (anything else
    * is a hard error); with it off, a folder inside the workspace.

@@ -13,6 +13,8 @@ export interface SessionSummary {
   thinking?: ThinkingLevel;
   /** `/verbose` chosen for this session (unset: the default, `agent.verbose`). */
   verbose?: boolean;
+  /** E9: the chat's custom instructions (added to the system prompt of its runs). */
+  extraSystemPrompt?: string;
   createdAt?: number;
 }
 

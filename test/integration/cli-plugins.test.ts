@@ -76,4 +76,47 @@ describe('agentdesk plugins', () => {
     expect(transcript).toContain('[redacted]');
     expect(transcript).not.toContain('Buy milk.');
   });
+
+  it('before_prompt_build sees the prompt and the session\'s messages; its prependContext goes before that turn\'s message, not into the system prompt; agent_end gets the final messages', async () => {
+    anthropic.setDefault({ text: 'Noted.' });
+    anthropic.requests.length = 0;
+    const h = await home(['context']);
+    const log = join(h, 'hooks.log');
+    await mkdir(join(h, 'plugins', 'context'), { recursive: true });
+    await writeFile(
+      join(h, 'plugins', 'context', 'index.mjs'),
+      `import { appendFileSync } from 'node:fs';
+       const note = (e) => appendFileSync(${JSON.stringify(log)}, JSON.stringify(e) + '\\n');
+       export default (api) => {
+         api.on('before_prompt_build', (e) => {
+           note({ hook: 'before_prompt_build', prompt: e.prompt, messages: e.messages.map((m) => m.role + ':' + (typeof m.content === 'string' ? m.content : '')), system: e.systemPrompt.includes('AgentDesk') });
+           return { prependContext: 'CONTEXT FOR ' + e.prompt, appendSystemContext: 'Stable rule.' };
+         });
+         api.on('agent_end', (e) => note({ hook: 'agent_end', status: e.status, last: e.messages.at(-1).role, count: e.messages.length }));
+       };`,
+    );
+    const turn = (message: string) =>
+      runCli(['agent', '--home', h, '--workspace', workspace, '--model', 'fakeant/claude-fake', '--session', 'ctx', '--message', message], { env: cleanEnv(KEYS) });
+    expect((await turn('first question')).exitCode).toBe(0);
+    expect((await turn('second question')).exitCode).toBe(0);
+    const seen = (await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(seen).toEqual([
+      { hook: 'before_prompt_build', prompt: 'first question', messages: [], system: true },
+      { hook: 'agent_end', status: 'ok', last: 'assistant', count: 2 },
+      { hook: 'before_prompt_build', prompt: 'second question', messages: ['user:first question', 'assistant:'], system: true },
+      { hook: 'agent_end', status: 'ok', last: 'assistant', count: 4 },
+    ]);
+    const req = anthropic.requests.at(-1)!;
+    const system = JSON.stringify(req.body.system);
+    expect(system).toContain('Stable rule.');
+    expect(system).not.toContain('CONTEXT FOR');
+    const users = (req.body.messages as { role: string; content: { text?: string }[] | string }[])
+      .filter((m) => m.role === 'user')
+      .map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => b.text ?? '').join('')));
+    // Each turn's context is part of that turn's message, as the model saw it then.
+    expect(users).toEqual(['CONTEXT FOR first question\n\nfirst question', 'CONTEXT FOR second question\n\nsecond question']);
+    // The chat shows what the person typed.
+    const history = await readFile(join(h, 'sessions', (await readdir(join(h, 'sessions'))).find((f) => f.endsWith('.jsonl'))!), 'utf8');
+    expect(history).toContain('"content":"first question"');
+  });
 });

@@ -136,7 +136,7 @@ describe('HookRunner (E19)', () => {
     r.register('slow', { agent_end: never });
     r.register('fast', { agent_end: (e) => void seen.push(e.status) });
     let settled = false;
-    void r.fire('agent_end', { status: 'ok', durationMs: 1 }, {}).then(() => (settled = true));
+    void r.fire('agent_end', { status: 'ok', durationMs: 1, messages: [] }, {}).then(() => (settled = true));
     await advance(0);
     expect(seen).toEqual(['ok']);
     expect(settled).toBe(false);

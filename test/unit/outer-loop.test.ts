@@ -125,6 +125,20 @@ describe('runOuterLoop (E7)', () => {
     expect(plan.kind === 'profiles' && plan.ready.map((p) => p.id)).toEqual(['p:personal']);
   });
 
+  it('before_agent_finalize revisions are capped per run, not per attempt: a retry does not reset the count', async () => {
+    let asked = 0;
+    const hooks = { before_agent_finalize: () => (asked++, { action: 'revise' as const, reason: 'again' }) };
+    // Answer → revise → answer → revise; then a 429 starts a new attempt; answer → revise → answer (the cap of 3 is spent).
+    const { out, stream } = await run(
+      [{ text: ['A1'] }, { text: ['A2'] }, { error: httpError(429, 'rate limited') }, { text: ['A3'] }, { text: ['A4'] }, { text: ['A5'] }],
+      { deps: { hooks } },
+    );
+    expect(out).toMatchObject({ ok: true, attempts: 2 });
+    expect(asked).toBe(3);
+    expect(stream.requests).toHaveLength(5); // 2 calls, the failed one, then 2: the 3rd revision is the last
+    expect(out.texts).toEqual(['A4']);
+  });
+
   it('a locked profile never rotates: a 429 on it probes it again rather than using the other key', async () => {
     const locked: AppConfigInput = {
       ...CONFIG,

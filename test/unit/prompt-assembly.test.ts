@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ModelDef } from '../../main/providers/types.js';
 import { BOOTSTRAP_MAX_CHARS, buildSystemPrompt, capText, readConfined } from '../../main/engine/attempt/system-prompt.js';
 import { SkillCatalog, parseSkillHeader, skillsSection } from '../../main/engine/attempt/skills.js';
+import { shapeSystemPrompt, withTurnContext } from '../../main/engine/attempt/prompt-build.js';
 import { HookRunner } from '../../main/engine/attempt/hook-runner.js';
 
 const model: ModelDef = { provider: 'p', id: 'm', api: 'anthropic', contextWindow: 100_000, maxTokens: 1000, reasoning: false };
@@ -70,18 +71,41 @@ describe('bootstrap files through the workspace confinement (E9)', () => {
     expect(await readConfined(ws, '../x', 10)).toBeUndefined();
   });
 
-  it('agent:bootstrap and before_prompt_build hooks shape the prompt', async () => {
+  it('the agent:bootstrap hook shapes the bootstrap files (before_prompt_build is the run\'s: prompt-build.ts)', async () => {
     await writeFile(join(ws, 'AGENTS.md'), 'Original.');
     const hooks = new HookRunner();
+    let promptBuild = 0;
     hooks.register('t', {
       'agent:bootstrap': (e) => ({ files: e.files.map((f) => ({ ...f, content: 'Rewritten.' })) }),
-      before_prompt_build: () => ({ appendSystemContext: 'Appended.', prependSystemContext: 'First.' }),
+      before_prompt_build: () => void promptBuild++,
     });
     const p = await prompt({ hooks });
     expect(p).toContain('Rewritten.');
     expect(p).not.toContain('Original.');
-    expect(p.startsWith('First.')).toBe(true);
-    expect(p.endsWith('Appended.')).toBe(true);
+    expect(promptBuild).toBe(0);
+  });
+});
+
+describe('before_prompt_build results (prompt-build.ts)', () => {
+  it.each([
+    ['nothing', {}, 'BASE'],
+    ['a replacement', { systemPrompt: 'NEW' }, 'NEW'],
+    ['system contexts around it', { prependSystemContext: 'First.', appendSystemContext: 'Last.' }, 'First.\n\nBASE\n\nLast.'],
+    ['a replacement framed', { systemPrompt: 'NEW', appendSystemContext: 'Last.' }, 'NEW\n\nLast.'],
+    ['blank contexts are ignored', { prependSystemContext: '  ', appendSystemContext: '' }, 'BASE'],
+    ['prependContext never enters the system prompt', { prependContext: 'per turn' }, 'BASE'],
+  ])('shapeSystemPrompt with %s', (_name, result, expected) => {
+    expect(shapeSystemPrompt('BASE', result)).toBe(expected);
+  });
+
+  it.each([
+    [{ role: 'user', content: 'hi', timestamp: 1 }, 'hi'],
+    [{ role: 'user', content: 'hi', timestamp: 1, context: ' Today is Monday. ' }, 'Today is Monday.\n\nhi'],
+    [{ role: 'user', content: 'hi', timestamp: 1, context: '   ' }, 'hi'],
+  ] as const)('withTurnContext(%j) sends %j', (message, content) => {
+    const sent = withTurnContext(message);
+    expect(sent.content).toBe(content);
+    expect(sent.context).toBeUndefined();
   });
 });
 

@@ -22,6 +22,7 @@ import { drainSteer, skipForSteer, type SteerInbox } from './steer.js';
 import { AttemptContext, type CompactionRecordInput } from './context-fit.js';
 import { newRunCompaction, type RunCompaction } from './run-compaction.js';
 import { abortError } from '../abort.js';
+import { withTurnContext } from './prompt-build.js';
 
 /** A tool loop longer than this is a runaway model; the attempt stops with an error. */
 export const MAX_TOOL_ROUNDS = 50;
@@ -64,6 +65,10 @@ export interface AttemptParams {
   persistCompaction?: (record: CompactionRecordInput) => Promise<void>;
   /** Compaction state of the run (E18 coordination, overflow steps, compaction count), shared by its attempts. */
   compaction?: RunCompaction;
+  /** Offer the `send_message` tool (default true; false when it is on the deny list). */
+  sendMessage?: boolean;
+  /** before_agent_finalize revisions asked for so far in the run (shared by its attempts: the cap is per run). */
+  revisions?: { count: number };
 }
 
 export interface AttemptResult {
@@ -89,9 +94,9 @@ export interface AttemptResult {
  * and tool_use/tool_result pairing is repaired (E11).
  */
 export function buildContext(messages: readonly Message[], opts?: RepairToolPairingOptions): Message[] {
-  const kept = annotateUnanswered(messages).filter(
-    (m) => !(m.role === 'assistant' && (m.stopReason === 'error' || m.stopReason === 'aborted')),
-  );
+  const kept = annotateUnanswered(messages)
+    .filter((m) => !(m.role === 'assistant' && (m.stopReason === 'error' || m.stopReason === 'aborted')))
+    .map((m) => (m.role === 'user' && m.context !== undefined ? withTurnContext(m) : m));
   return repairToolPairing(kept, opts);
 }
 
@@ -102,11 +107,12 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const usage = new UsageAccumulator();
   const texts: string[] = [];
   let turn = 0;
-  let revisions = 0;
+  // before_agent_finalize revisions are counted per run (the cap holds across the run's attempts).
+  const revisions = p.revisions ?? { count: 0 };
   const hooks = asHookRunner(p.hooks);
   const hookCtx = { runId: p.runId, sessionKey: p.sessionKey, workspace: p.workspace };
   const messaging = createMessaging({ emitter: p.emitter, turn: () => (p.turnOffset ?? 0) + turn, deliver: (t) => void texts.push(t) });
-  const tools = [...p.tools, messaging.tool];
+  const tools = p.sendMessage === false ? [...p.tools] : [...p.tools, messaging.tool];
   const specs = toolSpecs(tools);
   // Every provider call goes through the stream wrapper layers (E9), applied here to each event of its stream.
   const layersFor = streamMapper({ allowed: specs.map((t) => t.name), newId: p.newToolCallId });
@@ -199,10 +205,10 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
 
     const calls = toolCallsOf(message);
     if (calls.length === 0) {
-      const revision = await revisionRequest(hooks, { finalText: outcome.visibleText, revisions, aborted: p.signal.aborted }, hookCtx);
+      const revision = await revisionRequest(hooks, { finalText: outcome.visibleText, revisions: revisions.count, aborted: p.signal.aborted }, hookCtx);
       if (revision === undefined) return result('ok', { lastMessage: message });
       // A hook asked for a revision: the superseded answer is not delivered; the request goes in as a user turn.
-      revisions++;
+      revisions.count++;
       if (outcome.visibleText.trim()) texts.pop();
       const request: Message = { role: 'user', content: revision, timestamp: p.now() };
       await p.persist(request);

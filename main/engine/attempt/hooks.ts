@@ -77,7 +77,8 @@ export interface HookHandlers {
   before_prompt_build: (event: { prompt: string; systemPrompt: string; messages: readonly Message[] }, ctx: HookContext) => Awaitable<PromptBuildResult | void>;
   /** Before a natural final answer is accepted: may ask for a revision (at most MAX_FINALIZE_REVISIONS per run). */
   before_agent_finalize: (event: { finalText: string; revisions: number }, ctx: HookContext) => Awaitable<FinalizeResult | void>;
-  agent_end: (event: { status: string; error?: string; durationMs: number }, ctx: HookContext) => Awaitable<void>;
+  /** The run ended; `messages`: the session's messages as they are now (the run's turn at the end). */
+  agent_end: (event: { status: string; error?: string; durationMs: number; messages: readonly Message[] }, ctx: HookContext) => Awaitable<void>;
   /** A compaction starts (`reason`: preemptive, overflow or manual). Fire-and-forget. */
   before_compaction: (event: { reason?: string }, ctx: HookContext) => Awaitable<void>;
   /** A compaction ended (`error` when it failed; tokensAfter = tokensBefore then). Fire-and-forget. */

@@ -2,8 +2,8 @@
  * System prompt assembly (E9): base instructions + workspace bootstrap files (AGENTS.md…) + skills + runtime info +
  * per-run overrides. Bootstrap files are read THROUGH the workspace confinement (main/tools/paths.ts): an AGENTS.md
  * that is a symlink to a file outside the workspace is left out, like any path a tool could not open. Each file is
- * capped, and so is their total. Plugins may change the bootstrap files (`agent:bootstrap`) and the finished
- * prompt (`before_prompt_build`).
+ * capped, and so is their total. Plugins may change the bootstrap files (`agent:bootstrap`); the run applies
+ * `before_prompt_build` to the finished prompt (prompt-build.ts), where it sees the person's message too.
  */
 import { open } from 'node:fs/promises';
 import os from 'node:os';
@@ -99,14 +99,5 @@ export async function buildSystemPrompt(input: PromptInput): Promise<string> {
     ].join('\n'),
   );
   if (input.extraSystemPrompt?.trim()) parts.push(input.extraSystemPrompt.trim());
-  let prompt = parts.join('\n\n');
-
-  if (input.hooks?.has('before_prompt_build')) {
-    const r = await input.hooks.buildPrompt({ prompt: '', systemPrompt: prompt, messages: [] }, ctx);
-    if (r.systemPrompt !== undefined) prompt = r.systemPrompt;
-    prompt = [r.prependSystemContext, prompt, r.appendSystemContext, r.prependContext && `## Context for this run\n${r.prependContext}`]
-      .filter((s): s is string => !!s && s.trim() !== '')
-      .join('\n\n');
-  }
-  return prompt;
+  return parts.join('\n\n');
 }

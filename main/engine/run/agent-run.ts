@@ -17,6 +17,8 @@ import { contextWarning, runOuterLoop, type LoopDeps, type LoopOutcome } from '.
 import type { SteerInbox } from '../attempt/steer.js';
 import { newRunCompaction, type RunCompaction } from '../attempt/run-compaction.js';
 import { abortError } from '../abort.js';
+import { runPromptBuild, shapeSystemPrompt } from '../attempt/prompt-build.js';
+import { buildSystemPrompt } from '../attempt/system-prompt.js';
 
 export { nodeTimers, type Timers } from '../timers.js';
 
@@ -87,7 +89,11 @@ export async function executeRun(
   const compaction = spec.compaction ?? newRunCompaction();
   try {
     const history = await deps.store.loadContext(spec.sessionId);
-    const userMessage: Message = { role: 'user', content: spec.message, timestamp: deps.now() };
+    // E19 before_prompt_build: once per run, with the person's message, the session's messages and the system prompt.
+    const promptOf = systemPrompts(deps);
+    const shaped = await runPromptBuild(hooks, { prompt: spec.message, systemPrompt: await promptOf(model), messages: history.messages }, hookCtx);
+    const context = shaped.prependContext?.trim();
+    const userMessage: Message = { role: 'user', content: spec.message, timestamp: deps.now(), ...(context ? { context } : {}) };
     await deps.store.append(spec.sessionId, userMessage);
     void hooks.fire('message_received', { content: spec.message }, hookCtx);
     const running = runOuterLoop(
@@ -105,7 +111,7 @@ export async function executeRun(
         persist,
         steer: spec.steer,
       },
-      deps,
+      { ...deps, systemPrompt: async (m) => shapeSystemPrompt(await promptOf(m), shaped) },
       emitter,
       controller.signal,
     );
@@ -162,8 +168,24 @@ export async function executeRun(
   const endedAt = deps.now();
   if (status === 'ok') emitter.emit('lifecycle', { phase: 'end', endedAt, result });
   else emitter.emit('lifecycle', { phase: 'error', endedAt, error: errorText ?? 'unknown error', result });
-  void hooks.fire('agent_end', { status, ...(errorText ? { error: errorText } : {}), durationMs: endedAt - startedAt }, hookCtx);
+  if (hooks.has('agent_end')) {
+    // The final messages of the session (read only when a hook listens).
+    const messages = await deps.store.loadMessages(spec.sessionId).catch(() => []);
+    void hooks.fire('agent_end', { status, ...(errorText ? { error: errorText } : {}), durationMs: endedAt - startedAt, messages }, hookCtx);
+  }
   return result;
+}
+
+/** The run's system prompt per model, assembled once each (the outer loop asks again for a fallback model). */
+function systemPrompts(deps: RunDeps): (model: ModelDef) => Promise<string> {
+  const cache = new Map<string, Promise<string>>();
+  const build = (m: ModelDef) => (deps.systemPrompt ? deps.systemPrompt(m) : buildSystemPrompt({ workspace: deps.workspace, model: m, tools: deps.tools, now: deps.now() }));
+  return (m) => {
+    const key = `${m.provider}/${m.id}`;
+    let p = cache.get(key);
+    if (!p) cache.set(key, (p = build(m)));
+    return p;
+  };
 }
 
 /** One clear line for the user. Known local errors keep their own message; provider errors are classified (E8). */

@@ -48,6 +48,8 @@ export interface LoopDeps {
   systemPrompt?: (model: ModelDef) => Promise<string>;
   /** E16: reasoning goes into the payloads too (config agent.verbose). */
   verbose?: boolean;
+  /** Offer the `send_message` tool (default true; the gateway turns it off when it is on the deny list). */
+  sendMessage?: boolean;
   now: () => number;
   timers: Timers;
   random: () => number;
@@ -125,6 +127,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
   let lastError: unknown;
   let model = spec.models[0]!;
   let profileId: string | null = null;
+  const revisions = { count: 0 }; // before_agent_finalize: at most MAX_FINALIZE_REVISIONS per run, not per attempt
 
   const outcome = (error?: unknown): LoopOutcome => ({
     ok: error === undefined,
@@ -253,6 +256,8 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             headers: spec.headers,
             turnOffset: turns,
             steer: spec.steer,
+            revisions,
+            ...(deps.sendMessage === false ? { sendMessage: false } : {}),
           })
         : undefined;
       await usedWrite;

@@ -33,6 +33,8 @@ const schemas = {
       title: z.string().max(500, 'title is too long (max 500 characters)').optional(),
       model: modelRef.optional(),
       thinking: thinking.nullable().optional(),
+      /** E9: the chat's custom instructions (added to the system prompt of its runs); null or "" clears them. */
+      extraSystemPrompt: z.string().max(20_000, 'extraSystemPrompt is too long (max 20 000 characters)').nullable().optional(),
     })
     .strict(),
   'sessions.delete': z.object({ sessionKey }).strict(),
@@ -67,6 +69,7 @@ export function toSummary(s: SessionEntry): SessionSummary {
     ...(s.model ? { model: s.model } : {}),
     ...(s.thinking ? { thinking: s.thinking } : {}),
     ...(s.verbose !== undefined ? { verbose: s.verbose } : {}),
+    ...(s.extraSystemPrompt ? { extraSystemPrompt: s.extraSystemPrompt } : {}),
     updatedAt: s.updatedAt,
     createdAt: s.createdAt,
     usage: { ...s.usage },
@@ -169,6 +172,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
           ...(p.title !== undefined ? { title: p.title } : {}),
           ...(p.model !== undefined ? { model: p.model } : {}),
           ...(p.thinking !== undefined ? { thinking: p.thinking } : {}),
+          ...(p.extraSystemPrompt !== undefined ? { extraSystemPrompt: p.extraSystemPrompt?.trim() ? p.extraSystemPrompt : null } : {}),
         }),
       );
     },
