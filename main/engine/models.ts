@@ -5,7 +5,7 @@
  */
 import { DEMO_MODEL } from '../providers/demo.js';
 import type { AppConfig, ModelConfig, ProviderConfig } from './config/schema.js';
-import type { ApiKind, ModelDef } from '../providers/types.js';
+import type { ApiKind, ModelCost, ModelDef } from '../providers/types.js';
 
 export const CONTEXT_WARN_BELOW = 32_000;
 export const CONTEXT_MIN = 16_000;
@@ -19,7 +19,7 @@ interface BuiltInProvider {
   baseUrl?: string;
   /** The environment variable of the built-in `NAME:env` profile. */
   apiKeyEnv?: string;
-  models: { id: string; contextWindow: number; maxTokens: number; reasoning: boolean }[];
+  models: { id: string; contextWindow: number; maxTokens: number; reasoning: boolean; cost?: ModelCost }[];
 }
 
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
@@ -28,9 +28,10 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
     baseUrl: 'https://api.anthropic.com',
     apiKeyEnv: 'ANTHROPIC_API_KEY',
     models: [
-      { id: 'claude-sonnet-4-5', contextWindow: 200_000, maxTokens: 16_384, reasoning: true },
-      { id: 'claude-opus-4-1', contextWindow: 200_000, maxTokens: 32_000, reasoning: true },
-      { id: 'claude-haiku-4-5', contextWindow: 200_000, maxTokens: 8_192, reasoning: true },
+      // Prices: USD per million tokens (the providers' list prices; config.json `cost` overrides).
+      { id: 'claude-sonnet-4-5', contextWindow: 200_000, maxTokens: 16_384, reasoning: true, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
+      { id: 'claude-opus-4-1', contextWindow: 200_000, maxTokens: 32_000, reasoning: true, cost: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } },
+      { id: 'claude-haiku-4-5', contextWindow: 200_000, maxTokens: 8_192, reasoning: true, cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } },
     ],
   },
   openai: {
@@ -38,15 +39,15 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
     baseUrl: 'https://api.openai.com/v1',
     apiKeyEnv: 'OPENAI_API_KEY',
     models: [
-      { id: 'gpt-4o', contextWindow: 128_000, maxTokens: 16_384, reasoning: false },
-      { id: 'gpt-4.1', contextWindow: 1_047_576, maxTokens: 32_768, reasoning: false },
+      { id: 'gpt-4o', contextWindow: 128_000, maxTokens: 16_384, reasoning: false, cost: { input: 2.5, output: 10, cacheRead: 1.25 } },
+      { id: 'gpt-4.1', contextWindow: 1_047_576, maxTokens: 32_768, reasoning: false, cost: { input: 2, output: 8, cacheRead: 0.5 } },
       { id: 'o4-mini', contextWindow: 200_000, maxTokens: 100_000, reasoning: true },
     ],
   },
   demo: {
     api: 'demo',
     models: [
-      { id: DEMO_MODEL.id, contextWindow: DEMO_MODEL.contextWindow, maxTokens: DEMO_MODEL.maxTokens, reasoning: DEMO_MODEL.reasoning },
+      { id: DEMO_MODEL.id, contextWindow: DEMO_MODEL.contextWindow, maxTokens: DEMO_MODEL.maxTokens, reasoning: DEMO_MODEL.reasoning, cost: { input: 0, output: 0 } },
     ],
   },
 };
@@ -101,6 +102,7 @@ function mergeModel(provider: string, api: ApiKind, baseUrl: string | undefined,
     contextWindow: m.contextWindow ?? base?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
     maxTokens: m.maxTokens ?? base?.maxTokens ?? DEFAULT_MAX_TOKENS,
     reasoning: m.reasoning ?? base?.reasoning ?? false,
+    ...((m.cost ?? base?.cost) ? { cost: m.cost ?? base?.cost } : {}),
   };
 }
 
@@ -123,6 +125,7 @@ export function providerModels(config: AppConfig, provider: string): ModelDef[] 
     contextWindow: m.contextWindow,
     maxTokens: m.maxTokens,
     reasoning: m.reasoning,
+    ...(m.cost ? { cost: m.cost } : {}),
   }));
   for (const m of configured?.models ?? []) {
     const i = out.findIndex((x) => x.id === m.id);

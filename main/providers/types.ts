@@ -13,6 +13,14 @@ export type ApiKind = 'anthropic' | 'openai-chat' | 'openai-responses' | 'demo';
 
 export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high';
 
+/** Prices in USD per million tokens (cache prices default to the input price). */
+export interface ModelCost {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
 export interface ModelDef {
   provider: string;
   id: string;
@@ -21,6 +29,8 @@ export interface ModelDef {
   contextWindow: number;
   maxTokens: number;
   reasoning: boolean;
+  /** E17/X4: the price, where known (built-in models, or `cost` in the model's config entry). */
+  cost?: ModelCost;
 }
 
 export interface ToolSpec {

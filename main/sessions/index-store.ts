@@ -36,7 +36,10 @@ export interface SessionEntry {
   extraSystemPrompt?: string;
   createdAt: number;
   updatedAt: number;
-  usage: Usage;
+  /** E17: billed tokens of every run (every model call, compaction included); `cost` (USD) while every call was priced. */
+  usage: Usage & { calls?: number; cost?: number };
+  /** E17: tokens the conversation takes now (after the last run), apart from the billed totals. */
+  context?: number;
 }
 
 export const INDEX_FILE = 'sessions.json';
@@ -54,7 +57,16 @@ const entrySchema = z.object({
   extraSystemPrompt: z.string().optional(),
   createdAt: finite,
   updatedAt: finite,
-  usage: z.object({ input: finite, output: finite, cacheRead: finite, cacheWrite: finite, total: finite }),
+  usage: z.object({
+    input: finite,
+    output: finite,
+    cacheRead: finite,
+    cacheWrite: finite,
+    total: finite,
+    calls: finite.optional(),
+    cost: finite.optional(),
+  }),
+  context: finite.optional(),
 });
 const indexSchema = z.object({ version: z.number().int().positive(), sessions: z.record(z.string(), z.unknown()) });
 
@@ -211,7 +223,7 @@ export class IndexStore {
     for (const [key, raw] of Object.entries(top.data.sessions)) {
       const e = entrySchema.safeParse(raw);
       if (!e.success || e.data.sessionKey !== key) return { ok: false, reason: `bad entry for session "${key}"` };
-      const { model, parentSessionKey, thinking, verbose, extraSystemPrompt, ...rest } = e.data;
+      const { model, parentSessionKey, thinking, verbose, extraSystemPrompt, context, usage, ...rest } = e.data;
       entries.set(key, {
         ...rest,
         ...(model !== undefined ? { model } : {}),
@@ -219,6 +231,16 @@ export class IndexStore {
         ...(thinking !== undefined ? { thinking } : {}),
         ...(verbose !== undefined ? { verbose } : {}),
         ...(extraSystemPrompt !== undefined ? { extraSystemPrompt } : {}),
+        ...(context !== undefined ? { context } : {}),
+        usage: {
+          input: usage.input,
+          output: usage.output,
+          cacheRead: usage.cacheRead,
+          cacheWrite: usage.cacheWrite,
+          total: usage.total,
+          ...(usage.calls !== undefined ? { calls: usage.calls } : {}),
+          ...(usage.cost !== undefined ? { cost: usage.cost } : {}),
+        },
       });
     }
     return { ok: true, entries };

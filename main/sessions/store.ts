@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Message, Usage } from '../engine/messages.js';
+import type { Message } from '../engine/messages.js';
+import { addBilling, type Billing } from '../engine/attempt/usage.js';
 import { emptyUsage } from '../engine/messages.js';
 import { IndexStore, type SessionEntry } from './index-store.js';
 import { messageSchema } from './message-schema.js';
@@ -76,16 +77,11 @@ export interface SessionPatch {
   thinking?: SessionEntry['thinking'] | null;
   verbose?: boolean | null;
   extraSystemPrompt?: string | null;
-  addUsage?: Usage;
+  /** E17: a run's billed tokens (every model call, compaction included), added to the session's totals. */
+  addBilling?: Billing;
+  /** E17: tokens the conversation takes now (kept apart from the billed totals). */
+  context?: number;
 }
-
-const addUsage = (a: Usage, b: Usage): Usage => ({
-  input: a.input + b.input,
-  output: a.output + b.output,
-  cacheRead: a.cacheRead + b.cacheRead,
-  cacheWrite: a.cacheWrite + b.cacheWrite,
-  total: a.total + b.total,
-});
 
 export class SessionStore {
   readonly index: IndexStore;
@@ -161,7 +157,7 @@ export class SessionStore {
     );
   }
 
-  /** Applies a patch and sets updatedAt = now. `addUsage` is summed field by field. */
+  /** Applies a patch and sets updatedAt = now. `addBilling` is summed field by field (cost while every call was priced). */
   update(sessionKey: string, patch: SessionPatch): Promise<SessionEntry> {
     return this.index.mutate((entries) => {
       const e = entries.get(sessionKey);
@@ -174,7 +170,8 @@ export class SessionStore {
       else if (patch.verbose !== undefined) e.verbose = patch.verbose;
       if (patch.extraSystemPrompt === null) delete e.extraSystemPrompt;
       else if (patch.extraSystemPrompt !== undefined) e.extraSystemPrompt = patch.extraSystemPrompt;
-      if (patch.addUsage) e.usage = addUsage(e.usage, patch.addUsage);
+      if (patch.addBilling) e.usage = addBilling(e.usage, patch.addBilling);
+      if (patch.context !== undefined) e.context = patch.context;
       e.updatedAt = this.now();
       return { ...e, usage: { ...e.usage } };
     });

@@ -2,10 +2,10 @@
 import type { ApprovalData } from './approvals.js';
 import type { CheckpointData } from './checkpoints.js';
 import type { QueueData } from './queue.js';
-import type { FailoverReasonDto, RunResult } from './runs.js';
+import type { FailoverReasonDto, RunResult, UsageDto } from './runs.js';
 import type { CommandNameDto } from './commands.js';
 
-export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction' | 'retry' | 'queue' | 'approval' | 'checkpoint';
+export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction' | 'retry' | 'queue' | 'approval' | 'checkpoint' | 'usage';
 
 /** Payloads per stream. */
 export type LifecycleData =
@@ -82,6 +82,22 @@ export interface RetryData {
     | { action: 'give_up' };
 }
 
+/**
+ * E17 `usage` stream: one model call's tokens as billed — every call of the tool loop (a failed one with whatever it
+ * reported), and every compaction summary (preemptive, after an overflow, `/compact`). `cost` in USD where the
+ * model's price is known.
+ */
+export interface UsageData {
+  kind: 'turn' | 'compaction';
+  /** The run's turn index of a tool-loop call (absent for a compaction summary). */
+  turn?: number;
+  provider: string;
+  model: string;
+  profileId: string | null;
+  usage: UsageDto;
+  cost?: number;
+}
+
 export interface AgentEvent {
   type: 'event';
   runId: string;
@@ -89,6 +105,6 @@ export interface AgentEvent {
   /** Gapless per run, starting at 0. */
   seq: number;
   stream: StreamName;
-  data: LifecycleData | AssistantData | ThinkingData | ToolData | CompactionData | RetryData | QueueData | ApprovalData | CheckpointData;
+  data: LifecycleData | AssistantData | ThinkingData | ToolData | CompactionData | RetryData | QueueData | ApprovalData | CheckpointData | UsageData;
   ts: number;
 }

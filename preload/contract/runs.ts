@@ -13,6 +13,13 @@ export interface UsageDto {
   total: number;
 }
 
+/** E17: billed tokens — every model call summed (compaction included); `cost` in USD only when every call was priced. */
+export interface BillingDto extends UsageDto {
+  /** Model calls counted (absent in totals kept before calls were counted). */
+  calls?: number;
+  cost?: number;
+}
+
 export interface AgentParams {
   message: string;
   sessionKey?: string;
@@ -66,6 +73,13 @@ export interface RunResult {
     error?: string;
     /** The message was a command the gateway answered itself (E22): the payload is its notice. */
     command?: CommandNameDto;
+    /**
+     * E17: what this run was billed — every model call summed, compaction summaries included (`usage` above is the
+     * context view: the last call's prompt plus the output).
+     */
+    usage?: BillingDto;
+    /** E17: tokens the conversation takes after this run (the last call's prompt and reply, or after a compaction). */
+    context?: number;
   };
 }
 

@@ -1,6 +1,6 @@
 /** D2 contract: the session list, transcripts as shown, search and export (`sessions.*`). */
 import type { AgentEvent } from './events.js';
-import type { ThinkingLevel, UsageDto } from './runs.js';
+import type { BillingDto, ThinkingLevel } from './runs.js';
 
 export interface SessionSummary {
   sessionKey: string;
@@ -8,7 +8,10 @@ export interface SessionSummary {
   title: string;
   model?: string;
   updatedAt: number;
-  usage: UsageDto;
+  /** E17: billed tokens of every run of the session (every model call, compaction included), cost where priced. */
+  usage: BillingDto;
+  /** E17: tokens the conversation takes now (the last run's last call), apart from the billed totals. */
+  context?: number;
   /** Thinking level chosen for this session (unset: the default). */
   thinking?: ThinkingLevel;
   /** `/verbose` chosen for this session (unset: the default, `agent.verbose`). */

@@ -7,10 +7,13 @@ export interface ModelInfo {
   ref: string; // provider/model
   provider: string;
   id: string;
+  /** The window every budget decision uses: the model's own, capped by `agent.contextTokens`. */
   contextWindow: number;
   reasoning: boolean;
   demo: boolean;
   hasKey: boolean;
+  /** E17/X4: USD per million tokens, where the price is known. */
+  cost?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 }
 
 export interface AppInfo {

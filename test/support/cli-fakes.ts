@@ -31,7 +31,7 @@ export function useCliFakes(opts: { workspacePrefix?: string; files?: Record<str
   return fakes;
 }
 
-type ModelEntry = { id: string; contextWindow?: number; maxTokens?: number; reasoning?: boolean };
+type ModelEntry = { id: string; contextWindow?: number; maxTokens?: number; reasoning?: boolean; cost?: { input: number; output: number; cacheRead?: number; cacheWrite?: number } };
 
 /**
  * config.json for the two fakes: provider `fakeant` (Anthropic API, model `claude-fake`) and `fakeoai` (OpenAI Chat,

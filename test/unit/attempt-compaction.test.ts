@@ -123,6 +123,17 @@ describe('preemptive compaction (E10)', () => {
     expect(records).toHaveLength(0);
   });
 
+  it('a summary that would not make the context smaller is not recorded: the history stays, the end event says why', async () => {
+    const huge = prose(4000, 'verbose summary'); // far larger than what it summarises
+    const { params, events, records } = setup([{ text: ['answer'] }], [...history(20), user('go')], {}, [{ text: [huge] }, { text: [huge] }, { text: [huge] }, { text: [huge] }]);
+    const result = await runAttempt(params);
+    expect(result.compactions).toBe(0);
+    expect(records).toHaveLength(0);
+    const end = compactionEvents(events).find((d) => d.phase === 'end')!;
+    expect(end.error).toMatch(/would not make the conversation smaller/);
+    expect(end.tokensAfter).toBe(end.tokensBefore);
+  });
+
   it('a failed summary is reported and the send still goes ahead', async () => {
     const { params, events, stream } = setup([{ text: ['answer'] }], [...history(20), user('go')], {}, [{ error: new Error('500 Internal server error') }]);
     const result = await runAttempt(params);

@@ -189,17 +189,21 @@ describe('index metadata', () => {
     expect((await store.list()).map((e) => e.sessionKey)).toEqual(['a', 'c', 'b']);
   });
 
-  it('sums usage field by field and stamps updatedAt', async () => {
+  it('sums billed usage field by field (cost while every run was priced), keeps the context size apart, stamps updatedAt', async () => {
     const store = makeStore();
     await store.resolve('main');
     clock = 5_000;
-    await store.update('main', { addUsage: { input: 100, output: 20, cacheRead: 50, cacheWrite: 10, total: 180 } });
+    await store.update('main', { addBilling: { input: 100, output: 20, cacheRead: 50, cacheWrite: 10, total: 180, calls: 2, cost: 0.5 }, context: 150 });
     clock = 6_000;
-    const e = await store.update('main', { addUsage: { input: 1, output: 2, cacheRead: 3, cacheWrite: 4, total: 10 }, model: 'openai/gpt-4o' });
-    expect(e.usage).toEqual({ input: 101, output: 22, cacheRead: 53, cacheWrite: 14, total: 190 });
+    const e = await store.update('main', { addBilling: { input: 1, output: 2, cacheRead: 3, cacheWrite: 4, total: 10, calls: 1, cost: 0.25 }, model: 'openai/gpt-4o', context: 80 });
+    expect(e.usage).toEqual({ input: 101, output: 22, cacheRead: 53, cacheWrite: 14, total: 190, calls: 3, cost: 0.75 });
+    expect(e.context).toBe(80);
     expect(e.updatedAt).toBe(6_000);
     expect(e.model).toBe('openai/gpt-4o');
     expect(await makeStore().get('main')).toEqual(e);
+    const unpriced = await store.update('main', { addBilling: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, total: 2, calls: 1 } });
+    expect(unpriced.usage.cost).toBeUndefined(); // one unpriced call: the total's cost is unknown from now on
+    expect(unpriced.usage.total).toBe(192);
   });
 
   it('titles a session from its first user message (one line, at most 60 chars) and keeps it', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage, type Usage } from '../../main/engine/messages.js';
-import { UsageAccumulator, addUsage } from '../../main/engine/attempt/usage.js';
+import { UsageAccumulator, addBilling, billingOf, costOf, emptyBilling, type Billing } from '../../main/engine/attempt/usage.js';
 
 /** One call's usage; total = its four buckets. */
 const call = (input: number, output: number, cacheRead = 0, cacheWrite = 0): Usage => ({
@@ -52,32 +52,51 @@ describe('UsageAccumulator (E17: last prompt + accumulated output)', () => {
   });
 });
 
-describe('addUsage (per-session totals, field-wise sum)', () => {
-  it.each<[string, Usage[], Usage]>([
-    ['§15 tool loop sums to 142/17/159', [call(100, 10), call(42, 7)], { ...call(142, 17), total: 159 }],
+describe('UsageAccumulator.context(): the conversation\'s size now', () => {
+  it.each<[string, Usage[], number]>([
+    ['no calls', [], 0],
+    ['the last call\'s prompt and its reply (not the earlier replies: they are in that prompt)', [call(100, 10), call(120, 7, 30)], 157],
+    ['a call without prompt tokens keeps the previous snapshot', [call(500, 20), call(0, 4)], 520],
+  ])('%s', (_name, calls, expected) => {
+    const acc = new UsageAccumulator();
+    for (const c of calls) acc.add(c);
+    expect(acc.context()).toBe(expected);
+  });
+});
+
+describe('billing: every call summed, cost where priced (addBilling, billingOf, costOf)', () => {
+  const PRICE = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+  const billed = (u: Usage, priced = true) => billingOf(u, costOf(u, priced ? PRICE : undefined));
+  it.each<[string, Billing[], Omit<Billing, 'cost'> & { cost?: number }]>([
+    ['nothing', [], { ...emptyUsage(), calls: 0, cost: 0 }],
+    ['§15 tool loop sums to 142/17/159', [billed(call(100, 10)), billed(call(42, 7))], { ...call(142, 17), total: 159, calls: 2, cost: (142 * 3 + 17 * 15) / 1e6 }],
     [
-      '§21 item 14 sums',
-      THREE_CALLS,
-      { input: 370, output: 120, cacheRead: 246_000, cacheWrite: 5_000, total: 251_490 },
+      '§21 item 14 sums (the context-style run usage is 84 190; the bill is 251 490 + cache writes)',
+      THREE_CALLS.map((u) => billed(u)),
+      { input: 370, output: 120, cacheRead: 246_000, cacheWrite: 5_000, total: 251_490, calls: 3, cost: (370 * 3 + 120 * 15 + 246_000 * 0.3 + 5_000 * 3.75) / 1e6 },
     ],
-    ['identity', [call(3, 4, 5, 6), emptyUsage()], call(3, 4, 5, 6)],
-    [
-      'run results add up across runs',
-      [
-        { input: 42, output: 17, cacheRead: 0, cacheWrite: 0, total: 59 },
-        { input: 70, output: 120, cacheRead: 84_000, cacheWrite: 0, total: 84_190 },
-      ],
-      { input: 112, output: 137, cacheRead: 84_000, cacheWrite: 0, total: 84_249 },
-    ],
-  ])('%s', (_name, usages, expected) => {
-    expect(usages.reduce(addUsage, emptyUsage())).toEqual(expected);
+    ['one unpriced call makes the cost unknown', [billed(call(10, 1)), billed(call(10, 1), false)], { ...call(20, 2), calls: 2 }],
+    ['totals kept before costs were (tokens, no cost) stay unknown', [{ ...call(5, 5), calls: 0 } as Billing, billed(call(1, 1))], { ...call(6, 6), calls: 1 }],
+  ])('%s', (_name, bills, expected) => {
+    const sum = bills.reduce(addBilling, emptyBilling());
+    expect(sum).toEqual(expected.cost === undefined ? expected : { ...expected, cost: expect.closeTo(expected.cost, 12) });
+    if (expected.cost === undefined) expect(sum.cost).toBeUndefined();
+  });
+
+  it.each([
+    ['unpriced', undefined, call(10, 10), undefined],
+    ['cache buckets at their own price', PRICE, call(1_000_000, 0, 1_000_000, 1_000_000), 3 + 0.3 + 3.75],
+    ['cache buckets default to the input price', { input: 2, output: 8 }, call(0, 1_000_000, 1_000_000, 0), 8 + 2],
+  ])('costOf: %s', (_name, price, u, expected) => {
+    const cost = costOf(u, price);
+    if (expected === undefined) expect(cost).toBeUndefined();
+    else expect(cost).toBeCloseTo(expected, 9);
   });
 
   it('does not mutate its arguments', () => {
-    const a = call(1, 2);
-    const b = call(3, 4);
-    addUsage(a, b);
-    expect(a).toEqual(call(1, 2));
-    expect(b).toEqual(call(3, 4));
+    const a = billed(call(1, 2));
+    const b = billed(call(3, 4));
+    addBilling(a, b);
+    expect(a).toEqual(billed(call(1, 2)));
   });
 });

@@ -23,6 +23,7 @@ import { AttemptContext, type CompactionRecordInput } from './context-fit.js';
 import { newRunCompaction, type RunCompaction } from './run-compaction.js';
 import { abortError } from '../abort.js';
 import { withTurnContext } from './prompt-build.js';
+import type { UsageMeter } from '../run/usage-meter.js';
 
 /** A tool loop longer than this is a runaway model; the attempt stops with an error. */
 export const MAX_TOOL_ROUNDS = 50;
@@ -67,6 +68,8 @@ export interface AttemptParams {
   compaction?: RunCompaction;
   /** Offer the `send_message` tool (default true; false when it is on the deny list). */
   sendMessage?: boolean;
+  /** E17: bills every model call of the attempt (its tool-loop calls and any compaction summary). */
+  meter?: UsageMeter;
   /** before_agent_finalize revisions asked for so far in the run (shared by its attempts: the cap is per run). */
   revisions?: { count: number };
 }
@@ -80,6 +83,8 @@ export interface AttemptResult {
   /** Model calls started (the next attempt's turnOffset is turnOffset + turns). */
   turns: number;
   usage: Usage;
+  /** Tokens the conversation takes after the attempt's last call that reported any (0: none did). */
+  context: number;
   calls: number;
   toolErrors: number;
   /** Compactions this attempt recorded (preemptive and after overflow errors). */
@@ -123,7 +128,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       systemPrompt: p.systemPrompt,
       tools: specs,
       emitter: p.emitter,
-      summary: { streamFn: p.streamFn, model: p.model, apiKey: p.apiKey, idleTimeoutMs: p.idleTimeoutMs, now: p.now, headers: p.headers },
+      summary: { streamFn: p.streamFn, model: p.model, apiKey: p.apiKey, idleTimeoutMs: p.idleTimeoutMs, now: p.now, headers: p.headers, ...(p.meter ? { meter: p.meter } : {}) },
       signal: p.signal,
       coordinator: compaction.coordinator,
       onCompacted: () => void compaction.compactions++,
@@ -145,6 +150,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     reasoning,
     turns,
     usage: usage.calls > 0 ? usage.result() : emptyUsage(),
+    context: usage.context(),
     calls: usage.calls,
     toolErrors,
     compactions: context.compactions,
@@ -194,6 +200,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     const message = outcome.message;
     if (compaction.coordinator.pendingRetries > 0) compaction.coordinator.resolveRetry();
     usage.add(message.usage);
+    p.meter?.record('turn', p.model, message.usage, (p.turnOffset ?? 0) + turn);
     if (outcome.error === undefined) context.observe(message.usage);
     await p.persist(message);
     context.push(message);

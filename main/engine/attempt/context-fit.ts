@@ -69,6 +69,17 @@ export interface ContextInit {
   sinceCompaction?: number;
 }
 
+/** What a compaction did: recorded (tokens before → after), or nothing — too little to summarise, or a summary that would not make the context smaller. */
+export type CompactOutcome =
+  | { compacted: true; tokensBefore: number; tokensAfter: number }
+  | { compacted: false; reason: 'too_short' | 'not_smaller' };
+
+/**
+ * Older messages worth fewer tokens than this are not summarised: the summary itself (up to ~400 words, framed)
+ * is about as large, so the context could only grow (a `/compact` on a short chat used to answer "1988 → 2707").
+ */
+export const MIN_SUMMARISED_TOKENS = 1_000;
+
 /** Characters to remove to free `tokens` calibrated tokens (≈ 4 characters a token, 10 % margin). */
 const charsFor = (tokens: number, ratio: number): number => Math.ceil((tokens * 4 * 1.1) / ratio);
 
@@ -159,18 +170,22 @@ export class AttemptContext {
   }
 
   /**
-   * Summarises the older messages and records the compaction. Returns false when there is nothing to summarise.
-   * `force` (overflow, manual) keeps fewer recent tokens when the usual tail would leave nothing to summarise.
+   * Summarises the older messages and records the compaction. A compaction never makes the context larger: with
+   * too little to summarise it does not start, and a summary that would not be smaller is not recorded (the history
+   * stays as it is). `force` (overflow, manual) keeps fewer recent tokens when the usual tail would leave nothing
+   * to summarise.
    */
-  async compact(reason: CompactionReason, opts: { force?: boolean } = {}): Promise<boolean> {
+  async compact(reason: CompactionReason, opts: { force?: boolean } = {}): Promise<CompactOutcome> {
     const keep = keepRecentTokens(contextBudget(this.deps.windowTokens).budget);
     let cut = findCutPoint(this.messages, keep);
     if (cut === 0 && opts.force) cut = findCutPoint(this.messages, Math.floor(keep / 4)) || findCutPoint(this.messages, 0);
-    if (cut === 0) return false;
-    const tokensBefore = this.estimate(this.current());
-    this.#emit({ phase: 'start', reason });
+    if (cut === 0) return { compacted: false, reason: 'too_short' };
     const older = this.messages.slice(0, cut);
     const kept = this.messages.slice(cut);
+    const olderTokens = this.estimate(this.deps.prepare(older)) - this.estimate([]); // the messages alone
+    if (!this.summary && olderTokens < MIN_SUMMARISED_TOKENS) return { compacted: false, reason: 'not_smaller' };
+    const tokensBefore = this.estimate(this.current());
+    this.#emit({ phase: 'start', reason });
     try {
       const summary = await this.deps.coordinator.run(this.deps.signal, (signal) =>
         generateSummary(
@@ -179,13 +194,18 @@ export class AttemptContext {
         ),
       );
       const tokensAfter = this.estimate(this.#budgeted(this.#view(summary, kept)));
+      if (tokensAfter >= tokensBefore) {
+        // Never larger: the history is kept as it is (the summary call is billed all the same).
+        this.#emit({ phase: 'end', reason, tokensBefore, tokensAfter: tokensBefore, error: 'nothing to compact: a summary would not make the conversation smaller' });
+        return { compacted: false, reason: 'not_smaller' };
+      }
       await this.deps.persistCompaction({ summary, keptMessages: kept.length, tokensBefore, tokensAfter, reason, timestamp: this.deps.now() });
       this.summary = summary;
       this.messages = kept;
       this.compactions++;
       this.deps.onCompacted?.();
       this.#emit({ phase: 'end', reason, tokensBefore, tokensAfter });
-      return true;
+      return { compacted: true, tokensBefore, tokensAfter };
     } catch (err) {
       const error = err instanceof CompactionError ? err.message : classifyError(err).message;
       this.#emit({ phase: 'end', reason, tokensBefore, tokensAfter: tokensBefore, error });

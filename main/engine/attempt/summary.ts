@@ -5,7 +5,7 @@
  * rejects as too long is halved (at most MAX_SPLITS times). So a compaction request can never overflow in a loop
  * (OpenClaw #13624: the compaction request itself overflowed and only /reset recovered).
  */
-import type { Message, UserMessage } from '../messages.js';
+import type { Message, Usage, UserMessage } from '../messages.js';
 import { assistantText } from '../messages.js';
 import type { ModelDef, StreamFn } from '../../providers/types.js';
 import { classifyError } from '../classify.js';
@@ -73,6 +73,8 @@ export function splitForSummary(rendered: readonly string[], maxTokens: number):
 }
 
 export interface SummaryDeps {
+  /** E17: every summary call is billed (the run's usage meter). */
+  meter?: { record(kind: 'compaction', model: ModelDef, usage: Usage): void };
   streamFn: StreamFn;
   model: ModelDef;
   apiKey: string;
@@ -116,6 +118,7 @@ async function summariseOnce(deps: SummaryDeps, text: string): Promise<string> {
   })) {
     if (event.type === 'done') summary = assistantText(event.message).trim();
     else if (event.type === 'error') failure = event.error;
+    if (event.type === 'done' || event.type === 'error') deps.meter?.record('compaction', deps.model, event.message.usage);
   }
   if (failure !== undefined) throw failure;
   if (!summary) throw new CompactionError('The model returned an empty summary.');

@@ -13,11 +13,15 @@ const positiveInt = z.number().int().positive();
 const positiveNumber = z.number().positive();
 const nonEmpty = z.string().min(1);
 
+const price = z.number().nonnegative();
+
 export const modelConfigSchema = z.strictObject({
   id: nonEmpty,
   contextWindow: positiveInt.optional(),
   maxTokens: positiveInt.optional(),
   reasoning: z.boolean().optional(),
+  /** E17/X4: USD per million tokens; cache prices default to the input price. */
+  cost: z.strictObject({ input: price, output: price, cacheRead: price.optional(), cacheWrite: price.optional() }).optional(),
 });
 
 /** `api` and `baseUrl` may be left out only for a built-in provider (load.ts enforces it for the others). */

@@ -19,6 +19,7 @@ import { newRunCompaction, type RunCompaction } from '../attempt/run-compaction.
 import { abortError } from '../abort.js';
 import { runPromptBuild, shapeSystemPrompt } from '../attempt/prompt-build.js';
 import { buildSystemPrompt } from '../attempt/system-prompt.js';
+import { UsageMeter } from './usage-meter.js';
 
 export { nodeTimers, type Timers } from '../timers.js';
 
@@ -87,6 +88,7 @@ export async function executeRun(
   let loop: LoopOutcome | undefined;
   let error: unknown;
   const compaction = spec.compaction ?? newRunCompaction();
+  const meter = new UsageMeter((d) => emitter.emit('usage', d)); // E17: every call billed, as it happens
   try {
     const history = await deps.store.loadContext(spec.sessionId);
     // E19 before_prompt_build: once per run, with the person's message, the session's messages and the system prompt.
@@ -110,6 +112,7 @@ export async function executeRun(
         compaction,
         persist,
         steer: spec.steer,
+        meter,
       },
       { ...deps, systemPrompt: async (m) => shapeSystemPrompt(await promptOf(m), shaped) },
       emitter,
@@ -142,9 +145,11 @@ export async function executeRun(
   const errorText = error === undefined ? undefined : describeRunError(reason ?? error);
   const usage = loop?.usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
   const used = loop?.model ?? model;
+  const billed = meter.billing;
+  const context = loop?.context || undefined;
 
   try {
-    await deps.store.update(spec.sessionKey, { model: `${used.provider}/${used.id}`, addUsage: usage });
+    await deps.store.update(spec.sessionKey, { model: `${used.provider}/${used.id}`, addBilling: billed, ...(context ? { context } : {}) });
   } catch (err) {
     console.error(`[agentdesk] could not update the session index: ${(err as Error).message}`);
   }
@@ -163,6 +168,8 @@ export async function executeRun(
       attempts: loop?.attempts ?? (error === undefined ? 1 : 0),
       compactions: compaction.compactions,
       ...(errorText ? { error: errorText } : {}),
+      usage: billed,
+      ...(context ? { context } : {}),
     },
   };
   const endedAt = deps.now();

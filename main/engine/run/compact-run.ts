@@ -15,6 +15,7 @@ import { toolSpecsOf } from '../../tools/index.js';
 import { newRunCompaction } from '../attempt/run-compaction.js';
 import { describeRunError, RunTimeoutError, type RunDeps, type RunSpec } from './agent-run.js';
 import { RunFailedError } from './outer-loop.js';
+import { UsageMeter } from './usage-meter.js';
 
 export const COMPACT_COMMAND = '/compact';
 
@@ -32,25 +33,28 @@ export async function executeCompactRun(spec: RunSpec, deps: RunDeps, emitter: R
     spec.timeoutMs,
   );
   const compaction = spec.compaction ?? newRunCompaction();
+  const meter = new UsageMeter((d) => emitter.emit('usage', d)); // E17: the summary calls are billed too
   let profileId: string | null = null;
   let text = '';
   let compactions = 0;
+  let context: number | undefined;
   let error: unknown;
   try {
     const history = await deps.store.loadContext(spec.sessionId);
     const plan = await deps.auth.plan(model);
     const profile = plan.kind === 'profiles' ? (plan.ready[0] ?? plan.cooling[0]) : undefined;
     profileId = profile?.id ?? null;
+    meter.profileId = profileId;
     const apiKey = plan.kind === 'keyless' ? plan.apiKey : profile ? await deps.auth.key(profile) : null;
     if (!apiKey) throw new RunFailedError(`No API key for ${model.provider} to write the summary with.`);
     const systemPrompt = await buildSystemPrompt({ workspace: deps.workspace, model, tools: deps.tools, now: deps.now() });
-    const context = new AttemptContext(
+    const fit = new AttemptContext(
       {
         windowTokens: deps.contextTokens(model),
         systemPrompt,
         tools: toolSpecsOf(deps.tools),
         emitter,
-        summary: { streamFn: deps.streamFnFor(model), model, apiKey, idleTimeoutMs: deps.idleTimeoutMs(model), now: deps.now, headers: spec.headers },
+        summary: { streamFn: deps.streamFnFor(model), model, apiKey, idleTimeoutMs: deps.idleTimeoutMs(model), now: deps.now, headers: spec.headers, meter },
         signal: controller.signal,
         coordinator: compaction.coordinator,
         onCompacted: () => void compaction.compactions++,
@@ -60,12 +64,15 @@ export async function executeCompactRun(spec: RunSpec, deps: RunDeps, emitter: R
       },
       history,
     );
-    const before = context.estimate(context.current());
-    if (await context.compact('manual', { force: true })) {
+    const outcome = await fit.compact('manual', { force: true });
+    if (outcome.compacted) {
       compactions = 1;
-      text = `Compacted the conversation: about ${before} → ${context.estimate(context.current())} tokens.`;
+      context = outcome.tokensAfter;
+      text = `Compacted the conversation: about ${outcome.tokensBefore} → ${outcome.tokensAfter} tokens.`;
     } else {
-      text = 'Nothing to compact yet: the conversation is still short.';
+      text = outcome.reason === 'not_smaller'
+        ? 'Nothing to compact: a summary would not make this conversation smaller.'
+        : 'Nothing to compact yet: the conversation is still short.';
     }
   } catch (err) {
     error = err;
@@ -77,12 +84,27 @@ export async function executeCompactRun(spec: RunSpec, deps: RunDeps, emitter: R
   const reason = controller.signal.aborted ? controller.signal.reason : undefined;
   const status: RunStatus = error === undefined ? 'ok' : reason instanceof RunTimeoutError ? 'timeout' : 'error';
   const errorText = error === undefined ? undefined : `Compaction failed: ${describeRunError(reason ?? error)}`;
+  const billed = meter.billing;
+  try {
+    if (billed.calls > 0 || context) await deps.store.update(spec.sessionKey, { addBilling: billed, ...(context ? { context } : {}) });
+  } catch (err) {
+    console.error(`[agentdesk] could not update the session index: ${(err as Error).message}`);
+  }
   const result: RunResult = {
     runId: spec.runId,
     status,
     payloads: errorText ? [{ text: errorText, isError: true }] : [{ text }],
     usage: emptyUsage(),
-    meta: { provider: model.provider, model: model.id, profileId, attempts: 1, compactions, ...(errorText ? { error: errorText } : {}) },
+    meta: {
+      provider: model.provider,
+      model: model.id,
+      profileId,
+      attempts: 1,
+      compactions,
+      ...(errorText ? { error: errorText } : {}),
+      usage: billed,
+      ...(context ? { context } : {}),
+    },
   };
   const endedAt = deps.now();
   if (status === 'ok') emitter.emit('lifecycle', { phase: 'end', endedAt, result });

@@ -8,7 +8,7 @@
 import type { ModelDef, StreamFn } from '../../providers/types.js';
 import type { Tool } from '../../tools/types.js';
 import type { SessionStore } from '../../sessions/store.js';
-import { AttemptContext } from '../attempt/context-fit.js';
+import { AttemptContext, type CompactOutcome } from '../attempt/context-fit.js';
 import { buildContext } from '../attempt/attempt.js';
 import { missingResultTextFor } from '../attempt/pairing.js';
 import { newRunCompaction } from '../attempt/run-compaction.js';
@@ -48,6 +48,7 @@ export function createRecoverOverflow(deps: RecoveryDeps): RecoverOverflow {
             idleTimeoutMs: deps.idleTimeoutMs(ctx.model),
             now: deps.now,
             headers: ctx.headers,
+            ...(ctx.meter ? { meter: ctx.meter } : {}),
           },
           signal: ctx.signal,
           coordinator: run.coordinator,
@@ -58,18 +59,17 @@ export function createRecoverOverflow(deps: RecoveryDeps): RecoverOverflow {
         },
         history,
       );
-      const tokensBefore = context.estimate(context.current());
-      let compacted: boolean;
+      let outcome: CompactOutcome;
       try {
-        compacted = await context.compact('overflow', { force: true });
+        outcome = await context.compact('overflow', { force: true });
       } catch (err) {
         // Reported as a compaction end event; the loop ends the run with this reason.
         return { compacted: false, reason: `the summary could not be written (${(err as Error).message})` };
       }
-      if (compacted) {
+      if (outcome.compacted) {
         // E18: the retry that depends on this compaction; the next attempt's first call resolves it.
         run.coordinator.beginRetry();
-        return { compacted: true, tokensBefore, tokensAfter: context.estimate(context.current()) };
+        return { compacted: true, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter };
       }
       run.overflow.nothingToCompact();
       step = run.overflow.next();

@@ -35,6 +35,7 @@ import { decideNext, type NextStep } from './failover-decision.js';
 import { maxIterations } from './iteration-cap.js';
 import { MAX_OVERFLOW_RECOVERIES, type RecoverOverflow } from './overflow.js';
 import type { RunCompaction } from '../attempt/run-compaction.js';
+import type { UsageMeter } from './usage-meter.js';
 
 export type AuthSource = Pick<AuthPool, 'plan' | 'key' | 'used' | 'good' | 'failed'>;
 
@@ -81,11 +82,15 @@ export interface LoopSpec {
   persist: (m: Message) => Promise<void>;
   /** E3 steer: messages injected into the tool loop. */
   steer?: SteerInbox;
+  /** E17: bills every model call of the run (tool loop and compaction summaries). */
+  meter?: UsageMeter;
 }
 
 export interface LoopOutcome {
   ok: boolean;
   texts: string[];
+  /** E17: tokens the conversation takes after the last call that reported any (0: none did). */
+  context: number;
   /** Reasoning of the successful model calls (payloads only when verbose). */
   reasoning: string[];
   usage: Usage;
@@ -116,6 +121,7 @@ const ref = (m: ModelDef) => `${m.provider}/${m.id}`;
 
 export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunEmitter, signal: AbortSignal): Promise<LoopOutcome> {
   const usage = new UsageAccumulator();
+  let lastContext = 0;
   const texts: string[] = [];
   const reasoning: string[] = [];
   let toolErrors = 0;
@@ -132,6 +138,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
   const outcome = (error?: unknown): LoopOutcome => ({
     ok: error === undefined,
     texts,
+    context: lastContext,
     reasoning,
     usage: usage.calls > 0 ? usage.result() : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     toolErrors,
@@ -219,6 +226,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
       // "Last used" is written while the request goes out (it only orders keys for later runs); it lands before
       // this attempt's outcome is recorded.
       let usedWrite: Promise<unknown> | undefined;
+      if (spec.meter) spec.meter.profileId = profile?.id ?? null;
       if (profile) {
         triedHere.add(profile.id);
         apiKey = await deps.auth.key(profile).catch(() => null);
@@ -258,12 +266,14 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             steer: spec.steer,
             revisions,
             ...(deps.sendMessage === false ? { sendMessage: false } : {}),
+            ...(spec.meter ? { meter: spec.meter } : {}),
           })
         : undefined;
       await usedWrite;
       if (result) {
         turns += result.turns;
         usage.add(result.usage);
+        if (result.context > 0) lastContext = result.context;
         texts.push(...result.texts);
         reasoning.push(...result.reasoning);
         toolErrors += result.toolErrors;
@@ -337,6 +347,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
           systemPrompt,
           headers: spec.headers,
           ...(spec.compaction ? { compaction: spec.compaction } : {}),
+          ...(spec.meter ? { meter: spec.meter } : {}),
         });
         if (!r.compacted) {
           lastError = new RunFailedError(`${classified.message} — compaction could not help${r.reason ? `: ${r.reason}` : ''}.`);

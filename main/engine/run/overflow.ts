@@ -7,6 +7,7 @@ import type { ModelDef } from '../../providers/types.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import type { ClassifiedError } from '../classify.js';
 import type { RunCompaction } from '../attempt/run-compaction.js';
+import type { UsageMeter } from './usage-meter.js';
 
 /** Inventory §9: at most 3 compactions, then one tool-result truncation (compaction-recovery.ts takes the steps). */
 export const MAX_OVERFLOW_RECOVERIES = 4;
@@ -29,6 +30,8 @@ export interface OverflowContext {
   headers?: Record<string, string>;
   /** The run's compaction state (which overflow steps were taken). */
   compaction?: RunCompaction;
+  /** E17: bills the summary calls. */
+  meter?: UsageMeter;
 }
 
 export interface OverflowRecovery {

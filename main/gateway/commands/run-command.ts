@@ -164,8 +164,10 @@ export function statusText(sessionKey: string, entry: SessionEntry | undefined, 
   ];
   if (entry) {
     const window = model ? deps.contextTokens(model) : undefined;
+    if (entry.context !== undefined) lines.push(`Context: about ${n(entry.context)}${window ? ` of ${n(window)}` : ''} tokens.`);
     const u = entry.usage;
-    lines.push(`Tokens so far: ${n(u.input)} in, ${n(u.output)} out, ${n(u.cacheRead)} cache read, ${n(u.cacheWrite)} cache write${window ? `; window ${n(window)}` : ''}.`);
+    const cost = u.cost !== undefined ? `, $${u.cost < 0.01 ? u.cost.toFixed(4) : u.cost.toFixed(2)}` : '';
+    lines.push(`Billed so far: ${n(u.input)} in, ${n(u.output)} out, ${n(u.cacheRead)} cache read, ${n(u.cacheWrite)} cache write${cost}.`);
   }
   return lines.join(' ');
 }

@@ -1,7 +1,7 @@
 /** Gateway methods about the app itself: `models.list` (every model, and whether a key is there for it), `app.info`. */
 import type { AuthPool } from '../../auth/pool.js';
 import type { AppConfig } from '../../engine/config/schema.js';
-import { defaultModelRef, listModels } from '../../engine/models.js';
+import { defaultModelRef, effectiveContextTokens, listModels } from '../../engine/models.js';
 import { parseParams } from '../params.js';
 
 export interface AppMethodsContext {
@@ -26,8 +26,9 @@ export function appMethods({ config, auth, env, home, version, workspace }: AppM
             ref: `${m.provider}/${m.id}`,
             provider: m.provider,
             id: m.id,
-            contextWindow: m.contextWindow,
+            contextWindow: effectiveContextTokens(m, config), // the meter's window is the one the engine plans with
             reasoning: m.reasoning,
+            ...(m.cost ? { cost: m.cost } : {}),
             demo: m.api === 'demo',
             hasKey: await keyed.get(m.provider)!,
           };

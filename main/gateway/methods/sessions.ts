@@ -73,6 +73,7 @@ export function toSummary(s: SessionEntry): SessionSummary {
     updatedAt: s.updatedAt,
     createdAt: s.createdAt,
     usage: { ...s.usage },
+    ...(s.context !== undefined ? { context: s.context } : {}),
   };
 }
 
