@@ -13,7 +13,7 @@ import type { ClassifiedError } from '../engine/classify.js';
 import { profilesFor, providerKeyEnv, type AuthProfile } from './profiles.js';
 import { maskSecret, type SecretStore } from './secrets.js';
 import { orderProfiles, type OrderedProfiles } from './order.js';
-import { displayState, forKey, isCooling, recordFailure, recordSuccess, recordUse, type ProfileState } from './cooldown.js';
+import { displayState, forKey, isCooling, modelWindows, recordFailure, recordSuccess, recordUse, type ProfileState } from './cooldown.js';
 import type { AuthStateStore, ProfileStates } from './state-store.js';
 
 export class NoApiKeyError extends Error {
@@ -63,7 +63,8 @@ export class AuthPool {
     const now = this.o.now();
     let profiles = profilesFor(config, provider, env).filter((p) => p.source === 'keychain' || this.envKey(p));
     let problem: string | undefined;
-    const needKeychain = profiles.some((p) => p.source === 'keychain') || orderProfiles(profiles, states, now).ready.length === 0;
+    const ref = `${model.provider}/${model.id}`;
+    const needKeychain = profiles.some((p) => p.source === 'keychain') || orderProfiles(profiles, states, now, ref).ready.length === 0;
     if (needKeychain) {
       const kc = await this.keychainIds(provider);
       problem = kc.problem;
@@ -71,7 +72,7 @@ export class AuthPool {
     }
     if (profiles.length > 0) {
       const current = await this.statesForCurrentKeys(profiles, states, now);
-      return { kind: 'profiles', states: current, ...orderProfiles(profiles, current, now) };
+      return { kind: 'profiles', states: current, ...orderProfiles(profiles, current, now, ref) };
     }
 
     const definesAuth = config.authProfiles?.some((p) => p.provider === provider) || config.providers?.[provider]?.apiKeyEnv;
@@ -89,7 +90,7 @@ export class AuthPool {
     const out: ProfileStates = { ...states };
     for (const p of profiles) {
       const s = states[p.id];
-      if (!s?.keyId || !isCooling(s, now)) continue;
+      if (!s?.keyId || (!isCooling(s, now) && modelWindows(s, now).length === 0)) continue;
       const key = await this.key(p).catch(() => null);
       const adjusted = forKey(s, key ? keyFingerprint(key) : undefined);
       if (adjusted) out[p.id] = adjusted;
@@ -106,15 +107,19 @@ export class AuthPool {
     return this.o.state.update(id, (s) => recordUse(s, this.o.now()));
   }
 
-  good(id: string): Promise<ProfileState> {
-    return this.o.state.update(id, (s) => recordSuccess(s, this.o.now()));
+  /** The key answered on `model` ("provider/model"): its windows for the key and that model end. */
+  good(id: string, model?: string): Promise<ProfileState> {
+    return this.o.state.update(id, (s) => recordSuccess(s, this.o.now(), model));
   }
 
-  /** Records a failure of the profile's key (`apiKey` only to fingerprint it: a replaced key starts clean). */
-  failed(id: string, err: ClassifiedError, apiKey?: string): Promise<ProfileState> {
+  /**
+   * Records a failure of the profile's key on `model` ("provider/model"): a rate limit benches it for that model
+   * only. `apiKey` only fingerprints the key (a replaced key starts clean).
+   */
+  failed(id: string, err: ClassifiedError, apiKey?: string, model?: string): Promise<ProfileState> {
     const keyId = apiKey ? keyFingerprint(apiKey) : undefined;
     return this.o.state.update(id, (s) =>
-      recordFailure(forKey(s, keyId), { reason: err.reason, message: err.message, now: this.o.now(), retryAfterMs: err.retryAfterMs, keyId }),
+      recordFailure(forKey(s, keyId), { reason: err.reason, message: err.message, now: this.o.now(), retryAfterMs: err.retryAfterMs, keyId, ...(model ? { model } : {}) }),
     );
   }
 
@@ -142,6 +147,7 @@ export class AuthPool {
         const key = p.source === 'env' ? this.envKey(p) : kc.ids.includes(p.id) ? ((await secrets?.get(p.id).catch(() => null)) ?? undefined) : undefined;
         const s = forKey(states[p.id], key ? keyFingerprint(key) : undefined);
         const state = key ? displayState(s, now) : 'missing';
+        const benched = key ? modelWindows(s, now) : [];
         out.push({
           id: p.id,
           provider,
@@ -149,6 +155,7 @@ export class AuthPool {
           ...(key ? { masked: maskSecret(key) } : {}),
           state,
           ...(state === 'cooling' || state === 'disabled' ? { cooldownUntil: s?.cooldownUntil, reason: s?.reason } : {}),
+          ...(benched.length > 0 ? { modelCooldowns: benched } : {}),
           ...(s?.lastError ? { lastError: s.lastError } : {}),
           ...(s?.lastGoodAt !== undefined ? { lastGoodAt: s.lastGoodAt } : {}),
           ...(s?.lastUsedAt !== undefined ? { lastUsedAt: s.lastUsedAt } : {}),

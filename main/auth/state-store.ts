@@ -30,6 +30,12 @@ const profileSchema = z.object({
   lastUsedAt: num.optional(),
   lastError: z.string().optional(),
   keyId: z.string().optional(),
+  models: z
+    .record(
+      z.string(),
+      z.object({ cooldownUntil: num.optional(), reason: reasonSchema.optional(), errorCount: z.number().int().nonnegative().optional(), lastFailureAt: num.optional() }),
+    )
+    .optional(),
 });
 const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), profileSchema) });
 

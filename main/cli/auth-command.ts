@@ -73,9 +73,14 @@ export async function runAuthCommand(
   return EXIT_OK;
 }
 
-/** "ok", "cooling until 14:03:12 (rate_limit) — last error: …", "disabled until …", "missing". */
+/**
+ * "ok", "cooling until 14:03:12 UTC (rate_limit) — last error: …", "disabled until …", "missing"; a key benched for
+ * some models only: "ok (rate-limited on anthropic/claude-opus-4-1 until …)".
+ */
 export function describeState(p: ProfileStatus): string {
-  const until = p.cooldownUntil !== undefined ? ` until ${new Date(p.cooldownUntil).toISOString().replace('T', ' ').slice(0, 19)} UTC` : '';
-  const head = p.state === 'cooling' || p.state === 'disabled' ? `${p.state}${until} (${p.reason ?? 'error'})` : p.state;
+  const at = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+  const until = p.cooldownUntil !== undefined ? ` until ${at(p.cooldownUntil)}` : '';
+  let head = p.state === 'cooling' || p.state === 'disabled' ? `${p.state}${until} (${p.reason ?? 'error'})` : p.state;
+  if (p.modelCooldowns?.length) head += ` (rate-limited on ${p.modelCooldowns.map((m) => `${m.model} until ${at(m.until)}`).join(', ')})`;
   return p.lastError && p.state !== 'missing' ? `${head} — last error: ${p.lastError}` : head;
 }

@@ -12,6 +12,8 @@ export interface ProfileStatus {
   /** Epoch ms when the cooldown ends (state 'cooling'). */
   cooldownUntil?: number;
   reason?: FailoverReasonDto;
+  /** E6: models the key is benched for (a rate limit is the model's), while the key serves the others. */
+  modelCooldowns?: { model: string; until: number; reason: FailoverReasonDto }[];
   lastError?: string;
   lastGoodAt?: number;
   lastUsedAt?: number;

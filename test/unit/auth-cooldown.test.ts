@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cooldownMs, displayState, FAILURE_WINDOW_MS, isCooling, recordFailure, recordSuccess, type ProfileState } from '../../main/auth/cooldown.js';
+import { activeWindow, cooldownMs, displayState, FAILURE_WINDOW_MS, forKey, isCooling, modelWindows, recordFailure, recordSuccess, type ProfileState } from '../../main/auth/cooldown.js';
 import type { FailoverReasonDto } from '../../preload/contract.js';
 
 const S = 1000;
@@ -76,5 +76,47 @@ describe('cooldown ladders (E6)', () => {
     const s = recordFailure(undefined, { reason, message: 'x', now: 0 });
     expect(displayState(s, 1)).toBe(state);
     expect(displayState(s, s.cooldownUntil!)).toBe('ok');
+  });
+
+  describe('model-scoped: a rate limit benches the key for its model only (inventory §6)', () => {
+    const A = 'p/model-a';
+    const B = 'p/model-b';
+    it('a 429 on A: cooling for A, not for B, not key-wide; the ladder climbs per model', () => {
+      let s = recordFailure(undefined, { reason: 'rate_limit', message: '429 on A', now: 0, model: A });
+      expect(isCooling(s, 1, A)).toBe(true);
+      expect(isCooling(s, 1, B)).toBe(false);
+      expect(isCooling(s, 1)).toBe(false);
+      expect(displayState(s, 1)).toBe('ok');
+      expect(modelWindows(s, 1)).toEqual([{ model: A, until: 30 * S, reason: 'rate_limit' }]);
+      expect(activeWindow(s, 1, A)).toEqual({ until: 30 * S, reason: 'rate_limit' });
+      s = recordFailure(s, { reason: 'rate_limit', message: 'again', now: 10 * S, model: A });
+      expect(s.models![A]!.cooldownUntil).toBe(30 * S); // an active window is never extended
+      s = recordFailure(s, { reason: 'rate_limit', message: 'after', now: 31 * S, model: A });
+      expect(s.models![A]!.cooldownUntil).toBe(31 * S + 120 * S); // third within 24 h: 30 s · 2²
+      s = recordFailure(s, { reason: 'rate_limit', message: 'on B', now: 32 * S, model: B });
+      expect(s.models![B]!.cooldownUntil).toBe(32 * S + 30 * S); // B has its own count
+    });
+
+    it('a key-wide reason (billing) still benches every model; the longer window wins', () => {
+      const a = recordFailure(undefined, { reason: 'rate_limit', message: '429', now: 0, model: A });
+      const b = recordFailure(a, { reason: 'billing', message: '402', now: 1, model: A });
+      expect(isCooling(b, 2, B)).toBe(true);
+      expect(activeWindow(b, 2, A)).toEqual({ until: 1 + 10 * MIN, reason: 'billing' });
+    });
+
+    it('a success on A clears A and the key, and keeps B benched', () => {
+      let s = recordFailure(undefined, { reason: 'rate_limit', message: '429', now: 0, model: A });
+      s = recordFailure(s, { reason: 'rate_limit', message: '429', now: 0, model: B });
+      const good = recordSuccess(s, 5, A);
+      expect(isCooling(good, 6, A)).toBe(false);
+      expect(isCooling(good, 6, B)).toBe(true);
+      expect(recordSuccess(good, 7, B).models).toBeUndefined();
+    });
+
+    it('a replaced key starts clean for every model', () => {
+      const s = recordFailure(undefined, { reason: 'rate_limit', message: '429', now: 0, model: A, keyId: 'old' });
+      expect(forKey(s, 'new')?.models).toBeUndefined();
+      expect(forKey(s, 'old')?.models?.[A]).toBeDefined();
+    });
   });
 });

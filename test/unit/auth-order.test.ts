@@ -14,7 +14,8 @@ describe('orderProfiles (E6): locked › preferred › last good › least recen
     ['last good before the rest', [p('x'), p('y'), p('z')], { 'a:z': { lastGoodAt: 50, lastUsedAt: 50 }, 'a:y': { lastGoodAt: 40 } }, ['a:z', 'a:x', 'a:y'], []],
     ['preferred before last good', [p('x'), p('y', { preferred: true })], { 'a:x': { lastGoodAt: 50 } }, ['a:y', 'a:x'], []],
     ['locked alone, never rotates', [p('x'), p('y', { locked: true }), p('z', { preferred: true })], { 'a:x': { lastGoodAt: 9 } }, ['a:y'], []],
-    ['locked and cooling: nothing ready', [p('x'), p('y', { locked: true })], { 'a:y': { cooldownUntil: NOW + 5 } }, [], ['a:y']],
+    // The seed: the locked profile is never skipped for cooldown — it is the only key allowed.
+    ['locked and cooling: still used', [p('x'), p('y', { locked: true })], { 'a:y': { cooldownUntil: NOW + 5, reason: 'billing' } }, ['a:y'], []],
     [
       'cooling skipped, listed soonest expiry first',
       [p('x'), p('y'), p('z')],
@@ -27,5 +28,17 @@ describe('orderProfiles (E6): locked › preferred › last good › least recen
     const out = orderProfiles(profiles, states, NOW);
     expect(out.ready.map((x) => x.id)).toEqual(ready);
     expect(out.cooling.map((x) => x.id)).toEqual(cooling);
+  });
+
+  it.each<[string, Record<string, ProfileState>, string | undefined, string[], string[]]>([
+    ['a rate limit on model A benches the key for A', { 'a:x': { models: { 'a/A': { cooldownUntil: NOW + 5, reason: 'rate_limit' } } } }, 'a/A', ['a:y'], ['a:x']],
+    ['… and leaves it ready for model B', { 'a:x': { models: { 'a/A': { cooldownUntil: NOW + 5, reason: 'rate_limit' } } } }, 'a/B', ['a:x', 'a:y'], []],
+    ['a key-wide window (billing) benches it for every model', { 'a:x': { cooldownUntil: NOW + 5, reason: 'billing' } }, 'a/B', ['a:y'], ['a:x']],
+    ['an expired model window is over', { 'a:x': { models: { 'a/A': { cooldownUntil: NOW - 1 } } } }, 'a/A', ['a:x', 'a:y'], []],
+  ])('per model: %s', (_name, states, model, ready, cooling) => {
+    const out = orderProfiles([p('x'), p('y')], states, NOW, model);
+    expect(out.ready.map((x) => x.id)).toEqual(ready);
+    expect(out.cooling.map((x) => x.id)).toEqual(cooling);
+    for (const id of cooling) expect(out.windows[id]).toBeDefined();
   });
 });

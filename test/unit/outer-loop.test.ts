@@ -218,6 +218,40 @@ describe('runOuterLoop (E7)', () => {
     );
   });
 
+  it('E6 as in the seed: a locked profile is used even while it cools (a later run sends, it does not refuse)', async () => {
+    const locked: AppConfigInput = { ...CONFIG, authProfiles: [{ id: 'p:work', provider: 'p', apiKeyEnv: 'P_WORK', locked: true }] };
+    const first = await run([{ error: httpError(402, 'credit balance too low') }], { deps: { auth: pool(ENV, locked) } });
+    expect(first.out.ok).toBe(false);
+    const second = await run([{ text: ['topped up'] }], { deps: { auth: pool(ENV, locked) } });
+    expect(second.out).toMatchObject({ ok: true, profileId: 'p:work' });
+    expect(second.stream.requests).toHaveLength(1);
+  });
+
+  it('E6: when every key cools for billing, one probe goes out (the one-probe rule covers billing); a rejected key gets none', async () => {
+    const work = { P_WORK: 'key-work' };
+    expect((await run([{ error: httpError(402, 'credit balance too low') }], { env: work })).out.ok).toBe(false);
+    const probe = await run([{ text: ['paid again'] }], { env: work });
+    expect(probe.out).toMatchObject({ ok: true, attempts: 1, profileId: 'p:work' });
+    const personal = { P_PERSONAL: 'key-personal' };
+    expect((await run([{ error: httpError(401, 'invalid x-api-key') }], { env: personal })).out.ok).toBe(false);
+    const none = await run([{ text: ['never sent'] }], { env: personal });
+    expect(none.stream.requests).toHaveLength(0);
+    expect((none.out.error as Error).message).toMatch(/cooling down/);
+  });
+
+  it('E6: a 429 benches the key for that model only — the next run on another model of the provider uses it', async () => {
+    const one = { P_WORK: 'key-work' };
+    const sibling: ModelDef = { ...primary, id: 'one-mini' };
+    const limited = await run([{ error: httpError(429, 'rate limited') }, { error: httpError(429, 'rate limited') }], { env: one });
+    expect(limited.out.ok).toBe(false);
+    const other = await run([{ text: ['from the sibling'] }], { env: one, models: [sibling] });
+    expect(other.out).toMatchObject({ ok: true, attempts: 1, profileId: 'p:work' });
+    const plan = await pool(one).plan(primary);
+    expect(plan.kind === 'profiles' && plan.cooling.map((p) => p.id)).toEqual(['p:work']);
+    const planSibling = await pool(one).plan(sibling);
+    expect(planSibling.kind === 'profiles' && planSibling.ready.map((p) => p.id)).toEqual(['p:work']);
+  });
+
   it('a model without keys is skipped to the fallback', async () => {
     const { out, retries } = await run([{ text: ['ok'] }], { models: [primary, backup], env: { Q_MAIN: 'key-q' } });
     expect(out).toMatchObject({ ok: true, attempts: 1, profileId: 'q:main' });

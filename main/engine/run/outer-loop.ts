@@ -17,7 +17,7 @@ import type { HookRunner } from '../attempt/hook-runner.js';
 import type { SessionStore } from '../../sessions/store.js';
 import type { AuthPlan, AuthPool } from '../../auth/pool.js';
 import type { AuthProfile } from '../../auth/profiles.js';
-import { TRANSIENT_COOLDOWN } from '../../auth/cooldown.js';
+import { activeWindow, PROBE_REASONS } from '../../auth/cooldown.js';
 import { runAttempt } from '../attempt/attempt.js';
 import type { SteerInbox } from '../attempt/steer.js';
 import { UsageAccumulator } from '../attempt/usage.js';
@@ -204,13 +204,13 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
     let probeUsed = false;
     if (plan.kind === 'keyless') profile = null;
     else if (plan.ready[0]) profile = plan.ready[0];
-    else if (plan.cooling.every((p) => TRANSIENT_COOLDOWN.has(plan.states[p.id]?.reason ?? 'unknown'))) {
-      profile = plan.cooling[0]!; // every profile cools for a transient reason: one probe
+    else if (plan.cooling.every((p) => PROBE_REASONS.has(plan.windows[p.id]?.reason ?? 'unknown'))) {
+      profile = plan.cooling[0]!; // every profile cools for a probe reason (rate limit, overload, billing): one probe
       probeUsed = true;
     } else {
-      const until = Math.min(...plan.cooling.map((p) => plan.states[p.id]?.cooldownUntil ?? 0));
-      const msg = `Every API key of ${model.provider} is cooling down after errors (${plan.cooling.map((p) => `${p.id}: ${plan.states[p.id]?.reason ?? 'error'}`).join(', ')}) until ${new Date(until).toISOString()}.`;
-      if (skipModel({ model, profileId: null, reason: plan.states[plan.cooling[0]!.id]?.reason ?? 'auth', message: msg }, new RunFailedError(msg))) continue;
+      const until = Math.min(...plan.cooling.map((p) => plan.windows[p.id]?.until ?? 0));
+      const msg = `Every API key of ${model.provider} is cooling down after errors (${plan.cooling.map((p) => `${p.id}: ${plan.windows[p.id]?.reason ?? 'error'}`).join(', ')}) until ${new Date(until).toISOString()}.`;
+      if (skipModel({ model, profileId: null, reason: plan.windows[plan.cooling[0]!.id]?.reason ?? 'auth', message: msg }, new RunFailedError(msg))) continue;
       return giveUp('exhausted');
     }
     const triedHere = new Set<string>();
@@ -278,7 +278,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
         reasoning.push(...result.reasoning);
         toolErrors += result.toolErrors;
         if (result.kind === 'ok') {
-          if (profile) await deps.auth.good(profile.id);
+          if (profile) await deps.auth.good(profile.id, ref(model));
           return outcome();
         }
       }
@@ -292,8 +292,8 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
       let cooldownUntil: number | undefined;
       let fresh: AuthPlan | undefined;
       if (profile) {
-        const st = await deps.auth.failed(profile.id, classified, apiKey ?? undefined);
-        if ((st.cooldownUntil ?? 0) > deps.now()) cooldownUntil = st.cooldownUntil;
+        const st = await deps.auth.failed(profile.id, classified, apiKey ?? undefined, ref(model));
+        cooldownUntil = activeWindow(st, deps.now(), ref(model))?.until;
         fresh = await deps.auth.plan(model).catch(() => undefined);
       }
       const freshProfiles = fresh?.kind === 'profiles' ? fresh : undefined;
@@ -302,7 +302,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
       if (!probeUsed && !nextProfile) {
         if (plan.kind === 'keyless') probe = null;
         else if (freshProfiles?.ready[0]) probe = freshProfiles.ready[0];
-        else if (freshProfiles && freshProfiles.cooling.every((p) => TRANSIENT_COOLDOWN.has(freshProfiles.states[p.id]?.reason ?? 'unknown'))) {
+        else if (freshProfiles && freshProfiles.cooling.every((p) => PROBE_REASONS.has(freshProfiles.windows[p.id]?.reason ?? 'unknown'))) {
           probe = freshProfiles.cooling[0];
         }
       }
