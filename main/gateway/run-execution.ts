@@ -94,6 +94,8 @@ interface RunOptions {
   verbose: boolean;
   /** E9: the session's custom instructions and the request's extra system prompt, joined. */
   extraSystemPrompt?: string;
+  /** E22: the last N turns sent (the session's historyTurns, else agent.historyTurns). */
+  historyTurns?: number;
 }
 
 export interface RunExecution {
@@ -137,6 +139,7 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
           thinking: o.thinking,
           timeoutMs: o.timeoutMs,
           steer: inbox,
+          ...(o.historyTurns ? { historyTurns: o.historyTurns } : {}),
         },
         {
           store,
@@ -210,6 +213,7 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
       thinking: p.thinking ?? session.thinking ?? config.agent.thinking,
       verbose: p.verbose ?? session.verbose ?? config.agent.verbose,
       ...(extra ? { extraSystemPrompt: extra } : {}),
+      ...((session.historyTurns ?? config.agent.historyTurns) ? { historyTurns: session.historyTurns ?? config.agent.historyTurns } : {}),
       timeoutMs: (p.timeoutSeconds ?? config.agent.timeoutSeconds) * 1000,
       // E9: a tool on the deny list is not offered to the model at all (not merely refused when called).
       tools: (p.lane === 'subagent' ? ctx.tools : ctx.parentTools()).filter((t) => !denied(t.name)),

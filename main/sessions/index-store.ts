@@ -34,6 +34,8 @@ export interface SessionEntry {
   verbose?: boolean;
   /** E9: the chat's custom instructions, added to the system prompt of its runs. */
   extraSystemPrompt?: string;
+  /** E22: send only the last N turns of this session (unset: agent.historyTurns). */
+  historyTurns?: number;
   createdAt: number;
   updatedAt: number;
   /** E17: billed tokens of every run (every model call, compaction included); `cost` (USD) while every call was priced. */
@@ -55,6 +57,7 @@ const entrySchema = z.object({
   thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),
   verbose: z.boolean().optional(),
   extraSystemPrompt: z.string().optional(),
+  historyTurns: z.number().int().positive().optional(),
   createdAt: finite,
   updatedAt: finite,
   usage: z.object({
@@ -223,7 +226,7 @@ export class IndexStore {
     for (const [key, raw] of Object.entries(top.data.sessions)) {
       const e = entrySchema.safeParse(raw);
       if (!e.success || e.data.sessionKey !== key) return { ok: false, reason: `bad entry for session "${key}"` };
-      const { model, parentSessionKey, thinking, verbose, extraSystemPrompt, context, usage, ...rest } = e.data;
+      const { model, parentSessionKey, thinking, verbose, extraSystemPrompt, historyTurns, context, usage, ...rest } = e.data;
       entries.set(key, {
         ...rest,
         ...(model !== undefined ? { model } : {}),
@@ -231,6 +234,7 @@ export class IndexStore {
         ...(thinking !== undefined ? { thinking } : {}),
         ...(verbose !== undefined ? { verbose } : {}),
         ...(extraSystemPrompt !== undefined ? { extraSystemPrompt } : {}),
+        ...(historyTurns !== undefined ? { historyTurns } : {}),
         ...(context !== undefined ? { context } : {}),
         usage: {
           input: usage.input,

@@ -77,6 +77,7 @@ export interface SessionPatch {
   thinking?: SessionEntry['thinking'] | null;
   verbose?: boolean | null;
   extraSystemPrompt?: string | null;
+  historyTurns?: number | null;
   /** E17: a run's billed tokens (every model call, compaction included), added to the session's totals. */
   addBilling?: Billing;
   /** E17: tokens the conversation takes now (kept apart from the billed totals). */
@@ -170,6 +171,8 @@ export class SessionStore {
       else if (patch.verbose !== undefined) e.verbose = patch.verbose;
       if (patch.extraSystemPrompt === null) delete e.extraSystemPrompt;
       else if (patch.extraSystemPrompt !== undefined) e.extraSystemPrompt = patch.extraSystemPrompt;
+      if (patch.historyTurns === null) delete e.historyTurns;
+      else if (patch.historyTurns !== undefined) e.historyTurns = patch.historyTurns;
       if (patch.addBilling) e.usage = addBilling(e.usage, patch.addBilling);
       if (patch.context !== undefined) e.context = patch.context;
       e.updatedAt = this.now();
@@ -219,6 +222,7 @@ export class SessionStore {
         ...(old?.thinking !== undefined ? { thinking: old.thinking } : {}),
         ...(old?.verbose !== undefined ? { verbose: old.verbose } : {}),
         ...(old?.extraSystemPrompt !== undefined ? { extraSystemPrompt: old.extraSystemPrompt } : {}),
+        ...(old?.historyTurns !== undefined ? { historyTurns: old.historyTurns } : {}),
         createdAt: t,
         updatedAt: t,
         usage: emptyUsage(),

@@ -23,7 +23,7 @@ export interface Methods {
   'sessions.open': [{ sessionKey: string; limit?: number }, SessionOpened];
   'sessions.create': [{ model?: string; thinking?: ThinkingLevel }, SessionSummary];
   'sessions.update': [
-    { sessionKey: string; title?: string; model?: string; thinking?: ThinkingLevel | null; extraSystemPrompt?: string | null },
+    { sessionKey: string; title?: string; model?: string; thinking?: ThinkingLevel | null; extraSystemPrompt?: string | null; historyTurns?: number | null },
     SessionSummary,
   ];
   /** Removes the session from the list; `sessions.restore` brings it back within the undo window (default 30 s). */

@@ -18,6 +18,8 @@ export interface SessionSummary {
   verbose?: boolean;
   /** E9: the chat's custom instructions (added to the system prompt of its runs). */
   extraSystemPrompt?: string;
+  /** E22: only the last N turns are sent (unset: agent.historyTurns, else all). */
+  historyTurns?: number;
   createdAt?: number;
 }
 

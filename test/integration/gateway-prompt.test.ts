@@ -59,3 +59,21 @@ describe('the deny list', () => {
     expect(toolsOf(await send(open2, 'd', 'hello'))).toEqual(expect.arrayContaining(['exec', 'send_message']));
   });
 });
+
+describe('history limit by turns (agent.historyTurns, a session\'s own)', () => {
+  const users = (req: { body: { messages: { role: string }[] } }) => req.body.messages.filter((m) => m.role === 'user').length;
+  it('only the last N turns are sent; the session\'s own limit wins; the transcript keeps everything', async () => {
+    const { gw } = await open({ historyTurns: 2 });
+    for (const m of ['one', 'two', 'three']) await send(gw, 'h', m);
+    const req = await send(gw, 'h', 'four');
+    expect(JSON.stringify(req.body.messages)).not.toMatch(/"one"|"two"/);
+    expect(JSON.stringify(req.body.messages)).toMatch(/three[\s\S]*four/);
+    expect(users(req)).toBe(2);
+    await gw.request('sessions.update', { sessionKey: 'h', historyTurns: 1 });
+    const only = await send(gw, 'h', 'five');
+    expect(users(only)).toBe(1);
+    const history = await gw.request('sessions.history', { sessionKey: 'h' });
+    expect(history.filter((e) => e.role === 'user').map((e) => (e as { text: string }).text)).toEqual(['one', 'two', 'three', 'four', 'five']);
+  });
+});
+

@@ -23,6 +23,7 @@ import { AttemptContext, type CompactionRecordInput } from './context-fit.js';
 import { newRunCompaction, type RunCompaction } from './run-compaction.js';
 import { abortError } from '../abort.js';
 import { withTurnContext } from './prompt-build.js';
+import { limitHistoryTurns } from './history-limit.js';
 import type { UsageMeter } from '../run/usage-meter.js';
 
 /** A tool loop longer than this is a runaway model; the attempt stops with an error. */
@@ -70,6 +71,8 @@ export interface AttemptParams {
   sendMessage?: boolean;
   /** E17: bills every model call of the attempt (its tool-loop calls and any compaction summary). */
   meter?: UsageMeter;
+  /** E22: send only the last N turns of the history (the session's historyTurns, else agent.historyTurns). */
+  historyTurns?: number;
   /** before_agent_finalize revisions asked for so far in the run (shared by its attempts: the cap is per run). */
   revisions?: { count: number };
 }
@@ -94,12 +97,13 @@ export interface AttemptResult {
 }
 
 /**
- * What is sent to the provider: an unanswered earlier turn gets a "(no reply: …)" note (unanswered.ts), failed
- * (error/aborted) assistant turns are left out entirely — their partial tool calls would otherwise need results —
- * and tool_use/tool_result pairing is repaired (E11).
+ * What is sent to the provider: only the last `historyTurns` turns (history-limit.ts), an unanswered earlier turn
+ * gets a "(no reply: …)" note (unanswered.ts), failed (error/aborted) assistant turns are left out entirely — their
+ * partial tool calls would otherwise need results — and tool_use/tool_result pairing is repaired (E11) after the
+ * cut, so a result whose call was cut off is never sent alone.
  */
-export function buildContext(messages: readonly Message[], opts?: RepairToolPairingOptions): Message[] {
-  const kept = annotateUnanswered(messages)
+export function buildContext(messages: readonly Message[], opts: RepairToolPairingOptions & { historyTurns?: number } = {}): Message[] {
+  const kept = annotateUnanswered(limitHistoryTurns(messages, opts.historyTurns))
     .filter((m) => !(m.role === 'assistant' && (m.stopReason === 'error' || m.stopReason === 'aborted')))
     .map((m) => (m.role === 'user' && m.context !== undefined ? withTurnContext(m) : m));
   return repairToolPairing(kept, opts);
@@ -133,7 +137,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       coordinator: compaction.coordinator,
       onCompacted: () => void compaction.compactions++,
       persistCompaction: p.persistCompaction ?? (async () => {}),
-      prepare: (ms) => buildContext(ms, { missingResultText: missingResultTextFor(p.model.api) }),
+      prepare: (ms) => buildContext(ms, { missingResultText: missingResultTextFor(p.model.api), historyTurns: p.historyTurns }),
       now: p.now,
     },
     { summary: p.summary, messages: p.messages, sinceCompaction: p.sinceCompaction },

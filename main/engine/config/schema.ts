@@ -71,6 +71,8 @@ export const agentConfigSchema = z.strictObject({
     .prefault({}),
   timeoutSeconds: positiveNumber.default(600),
   contextTokens: positiveInt.optional(),
+  /** E22: send only the last N turns of a session's history (a session's own historyTurns wins). */
+  historyTurns: positiveInt.optional(),
   maxConcurrent: positiveInt.default(4),
   thinking: z.enum(THINKING_LEVELS).default('off'),
   queueMode: z.enum(QUEUE_MODES).default('followup'),

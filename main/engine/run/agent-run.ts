@@ -39,6 +39,8 @@ export interface RunSpec {
   steer?: SteerInbox;
   /** E10/E18: the run's compaction state, shared with the registry (`isCompacting`). */
   compaction?: RunCompaction;
+  /** E22: send only the last N turns of the history (the session's, else agent.historyTurns). */
+  historyTurns?: number;
 }
 
 export type RunDeps = LoopDeps;
@@ -113,6 +115,7 @@ export async function executeRun(
         persist,
         steer: spec.steer,
         meter,
+        ...(spec.historyTurns ? { historyTurns: spec.historyTurns } : {}),
       },
       { ...deps, systemPrompt: async (m) => shapeSystemPrompt(await promptOf(m), shaped) },
       emitter,

@@ -84,6 +84,8 @@ export interface LoopSpec {
   steer?: SteerInbox;
   /** E17: bills every model call of the run (tool loop and compaction summaries). */
   meter?: UsageMeter;
+  /** E22: send only the last N turns of the history. */
+  historyTurns?: number;
 }
 
 export interface LoopOutcome {
@@ -267,6 +269,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             revisions,
             ...(deps.sendMessage === false ? { sendMessage: false } : {}),
             ...(spec.meter ? { meter: spec.meter } : {}),
+            ...(spec.historyTurns ? { historyTurns: spec.historyTurns } : {}),
           })
         : undefined;
       await usedWrite;

@@ -35,6 +35,8 @@ const schemas = {
       thinking: thinking.nullable().optional(),
       /** E9: the chat's custom instructions (added to the system prompt of its runs); null or "" clears them. */
       extraSystemPrompt: z.string().max(20_000, 'extraSystemPrompt is too long (max 20 000 characters)').nullable().optional(),
+      /** E22: send only the last N turns of this chat; null: agent.historyTurns. */
+      historyTurns: z.number().int().min(1).max(10_000).nullable().optional(),
     })
     .strict(),
   'sessions.delete': z.object({ sessionKey }).strict(),
@@ -70,6 +72,7 @@ export function toSummary(s: SessionEntry): SessionSummary {
     ...(s.thinking ? { thinking: s.thinking } : {}),
     ...(s.verbose !== undefined ? { verbose: s.verbose } : {}),
     ...(s.extraSystemPrompt ? { extraSystemPrompt: s.extraSystemPrompt } : {}),
+    ...(s.historyTurns !== undefined ? { historyTurns: s.historyTurns } : {}),
     updatedAt: s.updatedAt,
     createdAt: s.createdAt,
     usage: { ...s.usage },
@@ -174,6 +177,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
           ...(p.model !== undefined ? { model: p.model } : {}),
           ...(p.thinking !== undefined ? { thinking: p.thinking } : {}),
           ...(p.extraSystemPrompt !== undefined ? { extraSystemPrompt: p.extraSystemPrompt?.trim() ? p.extraSystemPrompt : null } : {}),
+          ...(p.historyTurns !== undefined ? { historyTurns: p.historyTurns } : {}),
         }),
       );
     },
