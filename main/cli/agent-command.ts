@@ -61,7 +61,7 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
     throw new UsageError(err.message);
   });
 
-  const printer = args.json ? jsonPrinter(io) : textPrinter(io);
+  const printer = args.json ? jsonPrinter(io) : textPrinter(io, args.verbose);
   // X1: a server that cannot start, a tool budget warning — one stderr line each (also with --json).
   const stopNotices = gateway.mcp.onNotice((n) => io.err(`agentdesk: ${n.message}\n`));
   const approver = createCliApprover(args.approve ?? config.agent.approvals.mode, io.prompt ?? terminalPromptIo(io.err), (approvalId, decision, reason) =>
@@ -83,6 +83,7 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
       ...(args.model ? { model: args.model } : {}),
       ...(args.thinking ? { thinking: args.thinking } : {}),
       ...(args.timeoutSeconds ? { timeoutSeconds: args.timeoutSeconds } : {}),
+      ...(args.verbose ? { verbose: true } : {}),
     });
     runId = accepted.runId;
     // Which session this run used. With --json, stderr stays quiet unless the key is new (the caller cannot know it).
@@ -119,7 +120,8 @@ function jsonPrinter(io: Io): Printer {
   };
 }
 
-function textPrinter(io: Io): Printer {
+/** Plain output: the reply block by block as it streams; with --verbose, the whole shaped reply at the end (reasoning, tool summaries and text in order). */
+function textPrinter(io: Io, verbose = false): Printer {
   let lastTurn = -1;
   let atLineStart = true;
   const printedTurns = new Set<number>();
@@ -141,7 +143,7 @@ function textPrinter(io: Io): Printer {
         // Printed text cannot be taken back: say that the cut-off part above does not count.
         if (r.discardTurn !== undefined && printedTurns.has(r.discardTurn)) io.err('agentdesk: (the partial reply above was cut off; it is discarded)\n');
         io.err(`agentdesk: ${retryNote(r)}\n`);
-      } else if (e.stream === 'assistant' && (typeof d.block === 'string' || d.interim)) {
+      } else if (!verbose && e.stream === 'assistant' && (typeof d.block === 'string' || d.interim)) {
         // E15: the reply is printed block by block as blocks complete (and interim send_message posts at once);
         // raw deltas are not printed, so nothing the engine holds back or suppresses (NO_REPLY) reaches stdout.
         const turn = typeof d.turn === 'number' ? d.turn : 0;
@@ -168,7 +170,7 @@ function textPrinter(io: Io): Printer {
       if (!atLineStart) write('\n');
       if (r.meta.command && r.status !== 'ok') io.err(`agentdesk: ${r.meta.error ?? 'the command failed'}\n`);
       else if (r.status !== 'ok') io.err(`agentdesk: run ${r.status}: ${r.meta.error ?? 'unknown error'}\n`);
-      else if (lastTurn === -1) for (const p of r.payloads) write(`${p.text}\n`);
+      else if (lastTurn === -1) for (const p of r.payloads) write(`${p.text}\n${verbose ? '\n' : ''}`);
     },
   };
 }

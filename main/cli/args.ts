@@ -15,6 +15,8 @@ export interface AgentArgs {
   json: boolean;
   /** How calls that need approval are answered (default: config agent.approvals.mode). */
   approve?: 'ask' | 'auto' | 'deny';
+  /** E16/E21: this run's replies carry reasoning and tool summaries. */
+  verbose: boolean;
 }
 
 const THINKING: readonly string[] = ['off', 'minimal', 'low', 'medium', 'high'];
@@ -63,6 +65,7 @@ export function parseAgentArgs(args: string[]): AgentArgs {
     timeout: { type: 'string' },
     json: { type: 'boolean' },
     approve: { type: 'string' },
+    verbose: { type: 'boolean' },
   });
   const v = values as Record<string, string | boolean | undefined>;
   const approve = v.approve as string | undefined;
@@ -110,6 +113,7 @@ export function parseAgentArgs(args: string[]): AgentArgs {
     timeoutSeconds,
     json: v.json === true,
     approve: approve as AgentArgs['approve'],
+    verbose: v.verbose === true,
   };
 }
 

@@ -3,7 +3,7 @@
  *
  * Precedence, strongest first: command-line flags / request params › settings.json › config.json › built-in defaults.
  * - `defaults.*` replace the matching `agent.*` values (model.primary, thinking, queueMode, sandbox, timeoutSeconds,
- *   approval → approvals.mode).
+ *   verbose, approval → approvals.mode).
  * - `workspace` replaces `agent.workspace`.
  * - Endpoints added in Settings join `providers`; a provider of the same name in config.json wins (it is explicit
  *   headless configuration and may carry fields Settings does not edit).
@@ -37,6 +37,7 @@ export function applySettings(config: AppConfig, settings: Settings): AppConfig 
       ...(d.sandbox !== undefined ? { sandbox: d.sandbox } : {}),
       ...(d.approval ? { approvals: { ...config.agent.approvals, mode: d.approval } } : {}),
       ...(d.timeoutSeconds ? { timeoutSeconds: d.timeoutSeconds } : {}),
+      ...(d.verbose !== undefined ? { verbose: d.verbose } : {}),
       ...(settings.workspace ? { workspace: settings.workspace } : {}),
     },
   };

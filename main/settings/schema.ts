@@ -45,6 +45,8 @@ export const defaultsSchema = z.strictObject({
   approval: z.enum(APPROVAL_MODES).optional(),
   sandbox: z.boolean().optional(),
   timeoutSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
+  /** E16/E21: verbose replies (reasoning, tool summaries). */
+  verbose: z.boolean().optional(),
 });
 
 export const settingsSchema = z.object({

@@ -30,6 +30,8 @@ export interface SettingsDefaultsDto {
   approval?: ApprovalMode;
   sandbox?: boolean;
   timeoutSeconds?: number;
+  /** E16/E21: replies carry the reasoning and a summary of each tool call (a chat's /verbose wins). */
+  verbose?: boolean;
 }
 
 export interface EndpointDto {

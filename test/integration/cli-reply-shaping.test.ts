@@ -4,6 +4,7 @@
  * NO_REPLY yields no payload, no stdout text and status ok; invalid tool-call JSON becomes an error tool result and
  * the run continues.
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { trailingToolResults } from '../fake/index.js';
@@ -131,5 +132,39 @@ describe('through the openai SDK only', () => {
     fakes.openai.enqueue({ text: 'All done.' });
     const plain = await agent('fakeoai/gpt-fake');
     expect(plain.stdout).toBe('Working on it.\n\nAll done.');
+  });
+});
+
+describe('verbose replies (E16, E21): --verbose, settings.json, /verbose', () => {
+  const scenario = () =>
+    fakes.anthropic.setDefault((req) =>
+      trailingToolResults(req) === null
+        ? { thinking: 'First read the notes.', toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] }
+        : { thinking: 'They say milk.', text: 'The notes say: Buy milk.' },
+    );
+  const model = 'fakeant/claude-fake-r';
+  const home = (extra: Record<string, unknown> = {}) =>
+    homeWith({
+      ...fakeProvidersConfig(fakes, { models: { fakeant: [{ id: 'claude-fake-r', contextWindow: 200000, maxTokens: 4096, reasoning: true }] } }),
+      ...extra,
+    });
+  const run = (h: string, extra: string[], message = 'read the notes') =>
+    runCli(['agent', '--json', ...extra, '--home', h, '--workspace', fakes.workspace, '--model', model, '--thinking', 'low', '--message', message], { env: cleanEnv(KEYS) });
+  const texts = (r: { lines: unknown[] }) => ((r.lines.at(-1) as Line).payloads ?? []).map((p) => p.text);
+
+  it('--verbose adds the reasoning first and a line for each tool call in its place; without it, only the reply', async () => {
+    scenario();
+    const h = await home();
+    expect(texts(await run(h, []))).toEqual(['The notes say: Buy milk.']);
+    expect(texts(await run(h, ['--verbose']))).toEqual(['Reasoning:\nFirst read the notes.\n\nThey say milk.', '🔧 read notes.txt', 'The notes say: Buy milk.']);
+  });
+
+  it("the Settings toggle (settings.json defaults.verbose) and a session's /verbose turn it on and off", async () => {
+    scenario();
+    const h = await home();
+    await writeFile(join(h, 'settings.json'), JSON.stringify({ defaults: { verbose: true } }));
+    expect(texts(await run(h, ['--session', 'v']))).toHaveLength(3);
+    expect((await run(h, ['--session', 'v'], '/verbose off')).exitCode).toBe(0);
+    expect(texts(await run(h, ['--session', 'v']))).toEqual(['The notes say: Buy milk.']);
   });
 });

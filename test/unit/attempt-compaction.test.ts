@@ -83,7 +83,7 @@ describe('preemptive compaction (E10)', () => {
     const { params, events, records, stream } = setup([{ text: ['Next: tests.'] }], messages);
     const result = await runAttempt(params);
     expect(result.kind).toBe('ok');
-    expect(result.texts).toEqual(['Next: tests.']);
+    expect(result.parts.filter((x) => x.kind !== 'tool').map((x) => x.text)).toEqual(['Next: tests.']);
     expect(result.compactions).toBe(1);
     // The summary came first, with no tools, of the older turns only — in parts that each fit half the window,
     // each folding in the summary so far.

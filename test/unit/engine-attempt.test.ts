@@ -33,7 +33,7 @@ describe('runAttempt', () => {
     ]);
     const result = await runAttempt(params);
     expect(result.kind).toBe('ok');
-    expect(result.texts).toEqual(['Reading.', 'The file says hello.']);
+    expect(result.parts.filter((x) => x.kind !== 'tool').map((x) => x.text)).toEqual(['Reading.', 'The file says hello.']);
     // E17: output accumulates, input/cache are the last call's, total = last prompt + accumulated output.
     expect(result.usage).toEqual({ input: 130, output: 17, cacheRead: 50, cacheWrite: 0, total: 130 + 50 + 17 });
     expect(persisted.map((m) => m.role)).toEqual(['assistant', 'toolResult', 'assistant']);
@@ -74,7 +74,7 @@ describe('runAttempt', () => {
   it('strips <think> tags split across chunks into the thinking stream', async () => {
     const { params, events, persisted } = setup([{ text: ['<thi', 'nk>plan it</th', 'ink>Answer.'] }]);
     const result = await runAttempt(params);
-    expect(result.texts).toEqual(['Answer.']);
+    expect(result.parts.filter((x) => x.kind !== 'tool').map((x) => x.text)).toEqual(['Answer.']);
     const thinking = events.filter((e) => e.stream === 'thinking').map((e) => (e.data as { delta: string }).delta).join('');
     expect(thinking).toBe('plan it');
     expect(persisted).toHaveLength(1);

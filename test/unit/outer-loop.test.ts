@@ -20,6 +20,9 @@ import type { Timers } from '../../main/engine/run/backoff.js';
 import { createWorkspaceTools } from '../../main/tools/index.js';
 import { scriptedStream, type ScriptedTurn } from '../support/scripted-stream.js';
 
+/** What the run said (replies and posts, not tool summaries). */
+const said = (out: { parts: { kind: string; text: string }[] }) => out.parts.filter((p) => p.kind !== 'tool').map((p) => p.text);
+
 const primary: ModelDef = { provider: 'p', id: 'one', api: 'anthropic', contextWindow: 100_000, maxTokens: 1000, reasoning: false };
 const backup: ModelDef = { provider: 'q', id: 'two', api: 'openai-chat', contextWindow: 100_000, maxTokens: 1000, reasoning: false };
 
@@ -111,7 +114,8 @@ describe('runOuterLoop (E7)', () => {
       { text: ['Partial '], error: httpError(429, 'rate limited') },
       { text: ['Done.'] },
     ]);
-    expect(out).toMatchObject({ ok: true, attempts: 2, profileId: 'p:personal', texts: ['Done.'] });
+    expect(out).toMatchObject({ ok: true, attempts: 2, profileId: 'p:personal' });
+    expect(said(out)).toEqual(['Done.']);
     expect(stream.requests.map((r) => r.apiKey)).toEqual(['key-work', 'key-personal']);
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatchObject({ attempt: 1, reason: 'rate_limit', profileId: 'p:work', discardTurn: 0, next: { action: 'rotate', profileId: 'p:personal' } });
@@ -136,7 +140,19 @@ describe('runOuterLoop (E7)', () => {
     expect(out).toMatchObject({ ok: true, attempts: 2 });
     expect(asked).toBe(3);
     expect(stream.requests).toHaveLength(5); // 2 calls, the failed one, then 2: the 3rd revision is the last
-    expect(out.texts).toEqual(['A4']);
+    expect(said(out)).toEqual(['A4']);
+  });
+
+  it('E16: the messaging ledger belongs to the run — a reply after a retry that repeats an earlier post is not delivered twice', async () => {
+    const post = 'Report: all 12 files were converted to UTF-8.';
+    const { out } = await run([
+      { toolCalls: [{ id: 'm1', name: 'send_message', arguments: { text: post } }] },
+      { error: httpError(429, 'rate limited') },
+      { text: [post] },
+    ]);
+    expect(out).toMatchObject({ ok: true, attempts: 2 });
+    expect(out.parts.filter((p) => p.kind !== 'tool')).toEqual([{ kind: 'message', text: post }]);
+    expect(out.sentNormalized).toEqual([post.toLowerCase()]);
   });
 
   it('a locked profile never rotates: a 429 on it probes it again rather than using the other key', async () => {
@@ -161,7 +177,8 @@ describe('runOuterLoop (E7)', () => {
       { error: httpError(429, 'rate limited') },
       { text: ['Listed.'] },
     ]);
-    expect(out).toMatchObject({ ok: true, attempts: 2, texts: ['Listed.'] });
+    expect(out).toMatchObject({ ok: true, attempts: 2 });
+    expect(said(out)).toEqual(['Listed.']);
     expect(stream.requests[2]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult']);
     expect(transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'assistant']);
   });
@@ -187,7 +204,8 @@ describe('runOuterLoop (E7)', () => {
       [{ error: httpError(401, 'invalid x-api-key') }, { error: httpError(401, 'invalid x-api-key') }, { text: ['From backup.'] }],
       { models: [primary, backup] },
     );
-    expect(out).toMatchObject({ ok: true, attempts: 3, profileId: 'q:main', model: backup, texts: ['From backup.'] });
+    expect(out).toMatchObject({ ok: true, attempts: 3, profileId: 'q:main', model: backup });
+    expect(said(out)).toEqual(['From backup.']);
     expect(retries.map((r) => r.next)).toEqual([
       { action: 'rotate', profileId: 'p:personal' },
       { action: 'fallback', provider: 'q', model: 'two' },

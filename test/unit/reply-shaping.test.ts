@@ -7,7 +7,7 @@ import {
   normalizeForComparison,
 } from '../../main/engine/stream/messaging-dedupe.js';
 import { ReplyGate } from '../../main/engine/stream/reply-gate.js';
-import { buildPayloads, TOOL_ERROR_FALLBACK } from '../../main/engine/stream/payloads.js';
+import { buildPayloads, TOOL_ERROR_FALLBACK, toolSummary, type Payload, type PayloadInput, type ReplyPart } from '../../main/engine/stream/payloads.js';
 
 describe('silent token (inventory §13, §21 item 9)', () => {
   it.each([
@@ -142,18 +142,54 @@ describe('ReplyGate', () => {
 });
 
 describe('buildPayloads', () => {
-  it.each([
-    [{ texts: ['a', ' NO_REPLY ', 'b '], toolErrors: 0 }, [{ text: 'a' }, { text: 'b' }]],
-    [{ texts: ['Answer.\n\nNO_REPLY'], toolErrors: 0 }, [{ text: 'Answer.' }]],
-    [{ texts: ['{"action":"NO_REPLY"}'], toolErrors: 0 }, []],
-    [{ texts: ['a'], errorText: 'boom', toolErrors: 0 }, [{ text: 'a' }, { text: 'boom', isError: true }]],
-    [{ texts: [], toolErrors: 1 }, [{ text: TOOL_ERROR_FALLBACK, isError: true }]],
-    [{ texts: ['NO_REPLY'], toolErrors: 1 }, [{ text: TOOL_ERROR_FALLBACK, isError: true }]],
-    [{ texts: ['ok'], toolErrors: 1 }, [{ text: 'ok' }]],
-    [{ texts: ['ok'], toolErrors: 0, reasoning: ['plan', ' '] }, [{ text: 'Reasoning:\nplan' }, { text: 'ok' }]],
-    [{ texts: ['NO_REPLYThe user is saying hi.'], toolErrors: 0 }, [{ text: 'The user is saying hi.' }]],
-  ])('%j', (input, expected) => {
+  const replies = (...texts: string[]): ReplyPart[] => texts.map((text) => ({ kind: 'reply', text }));
+  it.each<[string, PayloadInput, Payload[]]>([
+    ['silent replies dropped, text trimmed', { parts: replies('a', ' NO_REPLY ', 'b '), toolErrors: 0 }, [{ text: 'a' }, { text: 'b' }]],
+    ['a glued leading silent token (NO_REPLYThe…) stripped', { parts: replies('NO_REPLYThe user is saying hi.'), toolErrors: 0 }, [{ text: 'The user is saying hi.' }]],
+    ['a trailing silent token stripped', { parts: replies('Answer.\n\nNO_REPLY'), toolErrors: 0 }, [{ text: 'Answer.' }]],
+    ['a JSON silent reply', { parts: replies('{"action":"NO_REPLY"}'), toolErrors: 0 }, []],
+    ['the error text last', { parts: replies('a'), errorText: 'boom', toolErrors: 0 }, [{ text: 'a' }, { text: 'boom', isError: true }]],
+    ['nothing visible after a tool failure: the fallback', { parts: [], toolErrors: 1 }, [{ text: TOOL_ERROR_FALLBACK, isError: true }]],
+    ['only a silent reply after a tool failure: the fallback', { parts: replies('NO_REPLY'), toolErrors: 1 }, [{ text: TOOL_ERROR_FALLBACK, isError: true }]],
+    ['a visible reply after a tool failure: no fallback', { parts: replies('ok'), toolErrors: 1 }, [{ text: 'ok' }]],
+    ['reasoning only when verbose', { parts: replies('ok'), toolErrors: 0, reasoning: ['plan', ' '] }, [{ text: 'ok' }]],
+    ['verbose: reasoning first', { parts: replies('ok'), toolErrors: 0, reasoning: ['plan', ' '], verbose: true }, [{ text: 'Reasoning:\nplan' }, { text: 'ok' }]],
+    [
+      'verbose: inline tool summaries in their place',
+      { parts: [{ kind: 'reply', text: 'Looking.' }, { kind: 'tool', text: '🔧 read notes.txt' }, { kind: 'reply', text: 'Done.' }], toolErrors: 0, verbose: true },
+      [{ text: 'Looking.' }, { text: '🔧 read notes.txt' }, { text: 'Done.' }],
+    ],
+    ['not verbose: no tool summaries', { parts: [{ kind: 'tool', text: '🔧 read notes.txt' }, { kind: 'reply', text: 'Done.' }], toolErrors: 0 }, [{ text: 'Done.' }]],
+    [
+      'verbose summaries are not a visible reply: a tool failure with no reply still gets the fallback',
+      { parts: [{ kind: 'tool', text: '🔧 exec make — failed: exit 2' }], toolErrors: 1, verbose: true },
+      [{ text: '🔧 exec make — failed: exit 2' }, { text: TOOL_ERROR_FALLBACK, isError: true }],
+    ],
+    [
+      'the containment rule on the final list: a reply repeating a committed post is dropped, the post stays',
+      {
+        parts: [{ kind: 'message', text: 'Deploy finished: 3 services are up.' }, { kind: 'reply', text: '✅ Deploy finished:  3 services are UP. All good.' }],
+        toolErrors: 0,
+        sentNormalized: [normalizeForComparison('Deploy finished: 3 services are up.')],
+      },
+      [{ text: 'Deploy finished: 3 services are up.' }],
+    ],
+    [
+      'a reply that streamed before the post committed is dropped at the end too',
+      { parts: [{ kind: 'reply', text: 'The report is ready in out/report.md' }, { kind: 'message', text: 'The report is ready in out/report.md' }], toolErrors: 0, sentNormalized: ['the report is ready in out/report.md'] },
+      [{ text: 'The report is ready in out/report.md' }],
+    ],
+    ['a reply that only shares words with a post stays', { parts: replies('The build failed twice, see above.'), toolErrors: 0, sentNormalized: ['the build is green and deployed to staging now'] }, [{ text: 'The build failed twice, see above.' }]],
+  ])('%s', (_name, input, expected) => {
     expect(buildPayloads(input)).toEqual(expected);
+  });
+
+  it.each([
+    ['read', { path: 'notes.txt' }, 'x', false, '🔧 read notes.txt'],
+    ['exec', { command: 'make test', timeoutSeconds: 30 }, 'exit 2\nmake: *** [test] Error 2', true, '🔧 exec make test 30 — failed: exit 2'],
+    ['list', {}, '', false, '🔧 list'],
+  ])('toolSummary(%s)', (name, args, result, isError, expected) => {
+    expect(toolSummary(name, args, result, isError)).toBe(expected);
   });
 });
 

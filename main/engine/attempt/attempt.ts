@@ -24,6 +24,8 @@ import { newRunCompaction, type RunCompaction } from './run-compaction.js';
 import { abortError } from '../abort.js';
 import { withTurnContext } from './prompt-build.js';
 import { limitHistoryTurns } from './history-limit.js';
+import { toolSummary, type ReplyPart } from '../stream/payloads.js';
+import type { MessagingLedger } from '../stream/messaging-dedupe.js';
 import type { UsageMeter } from '../run/usage-meter.js';
 
 /** A tool loop longer than this is a runaway model; the attempt stops with an error. */
@@ -73,14 +75,19 @@ export interface AttemptParams {
   meter?: UsageMeter;
   /** E22: send only the last N turns of the history (the session's historyTurns, else agent.historyTurns). */
   historyTurns?: number;
+  /** E16: the run's messaging ledger (posts committed in earlier attempts count for dedupe too). */
+  ledger?: MessagingLedger;
   /** before_agent_finalize revisions asked for so far in the run (shared by its attempts: the cap is per run). */
   revisions?: { count: number };
 }
 
 export interface AttemptResult {
   kind: 'ok' | 'error';
-  /** Visible text of each successful assistant message of this attempt, in order (a failed call's partial text is not). */
-  texts: string[];
+  /**
+   * What the attempt delivered, in order (E16): the visible text of each successful assistant message (a failed
+   * call's partial text is not), `send_message` posts, and a summary of each tool call.
+   */
+  parts: ReplyPart[];
   /** Reasoning (native thinking and think tags) of each successful call, in order (E16: payloads when verbose). */
   reasoning: string[];
   /** Model calls started (the next attempt's turnOffset is turnOffset + turns). */
@@ -114,13 +121,18 @@ const toolSpecs = (tools: readonly Tool[]): ToolSpec[] =>
 
 export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const usage = new UsageAccumulator();
-  const texts: string[] = [];
+  const parts: ReplyPart[] = [];
   let turn = 0;
   // before_agent_finalize revisions are counted per run (the cap holds across the run's attempts).
   const revisions = p.revisions ?? { count: 0 };
   const hooks = asHookRunner(p.hooks);
   const hookCtx = { runId: p.runId, sessionKey: p.sessionKey, workspace: p.workspace };
-  const messaging = createMessaging({ emitter: p.emitter, turn: () => (p.turnOffset ?? 0) + turn, deliver: (t) => void texts.push(t) });
+  const messaging = createMessaging({
+    emitter: p.emitter,
+    turn: () => (p.turnOffset ?? 0) + turn,
+    deliver: (text) => void parts.push({ kind: 'message', text }),
+    ...(p.ledger ? { ledger: p.ledger } : {}),
+  });
   const tools = p.sendMessage === false ? [...p.tools] : [...p.tools, messaging.tool];
   const specs = toolSpecs(tools);
   // Every provider call goes through the stream wrapper layers (E9), applied here to each event of its stream.
@@ -150,7 +162,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
   const maxRounds = p.maxToolRounds ?? MAX_TOOL_ROUNDS;
   const result = (kind: AttemptResult['kind'], extra: Partial<AttemptResult> = {}): AttemptResult => ({
     kind,
-    texts,
+    parts,
     reasoning,
     turns,
     usage: usage.calls > 0 ? usage.result() : emptyUsage(),
@@ -208,7 +220,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     if (outcome.error === undefined) context.observe(message.usage);
     await p.persist(message);
     context.push(message);
-    if (outcome.error === undefined && outcome.visibleText.trim()) texts.push(outcome.visibleText);
+    if (outcome.error === undefined && outcome.visibleText.trim()) parts.push({ kind: 'reply', text: outcome.visibleText });
     if (outcome.error === undefined && outcome.thinkingText.trim()) reasoning.push(outcome.thinkingText);
     if (outcome.error !== undefined) {
       return result('error', { error: outcome.error, lastMessage: message });
@@ -220,7 +232,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       if (revision === undefined) return result('ok', { lastMessage: message });
       // A hook asked for a revision: the superseded answer is not delivered; the request goes in as a user turn.
       revisions.count++;
-      if (outcome.visibleText.trim()) texts.pop();
+      if (outcome.visibleText.trim()) parts.splice(parts.findLastIndex((x) => x.kind === 'reply'), 1);
       const request: Message = { role: 'user', content: revision, timestamp: p.now() };
       await p.persist(request);
       context.push(request);
@@ -244,6 +256,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       });
       messaging.afterTool(call.id, call.name, toolResult.isError);
       if (toolResult.isError) toolErrors++;
+      if (call.name !== messaging.tool.name) parts.push({ kind: 'tool', text: toolSummary(toolResult.toolName, call.arguments, toolResult.content, toolResult.isError) });
       // tool_result_persist is synchronous: plugins may rewrite the record, never delay the write.
       const record = hooks.persistToolResult(toolResult, hookCtx);
       await p.persist(record);

@@ -33,8 +33,10 @@ export function createMessaging(opts: {
   turn: () => number;
   /** Records a delivered text (becomes a payload). */
   deliver: (text: string) => void;
+  /** The run's ledger (default: a new one): what earlier attempts posted counts for dedupe too. */
+  ledger?: MessagingLedger;
 }): Messaging {
-  const ledger = new MessagingLedger();
+  const ledger = opts.ledger ?? new MessagingLedger();
   const tool: Tool = {
     name: SEND_MESSAGE_TOOL,
     mutating: false,

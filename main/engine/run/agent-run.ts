@@ -158,7 +158,15 @@ export async function executeRun(
   }
 
   // E19: message_sending may rewrite or cancel each payload (time-boxed like every hook).
-  const payloads = await deliverPayloads(hooks, buildPayloads({ texts: loop?.texts ?? [], errorText, toolErrors: loop?.toolErrors ?? 0, ...(deps.verbose ? { reasoning: loop?.reasoning ?? [] } : {}) }), hookCtx);
+  const shaped = buildPayloads({
+    parts: loop?.parts ?? [],
+    errorText,
+    toolErrors: loop?.toolErrors ?? 0,
+    verbose: deps.verbose === true,
+    reasoning: loop?.reasoning ?? [],
+    sentNormalized: loop?.sentNormalized ?? [],
+  });
+  const payloads = await deliverPayloads(hooks, shaped, hookCtx);
   const result: RunResult = {
     runId: spec.runId,
     status,

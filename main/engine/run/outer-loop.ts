@@ -36,6 +36,8 @@ import { maxIterations } from './iteration-cap.js';
 import { MAX_OVERFLOW_RECOVERIES, type RecoverOverflow } from './overflow.js';
 import type { RunCompaction } from '../attempt/run-compaction.js';
 import type { UsageMeter } from './usage-meter.js';
+import { MessagingLedger } from '../stream/messaging-dedupe.js';
+import type { ReplyPart } from '../stream/payloads.js';
 
 export type AuthSource = Pick<AuthPool, 'plan' | 'key' | 'used' | 'good' | 'failed'>;
 
@@ -90,7 +92,10 @@ export interface LoopSpec {
 
 export interface LoopOutcome {
   ok: boolean;
-  texts: string[];
+  /** What the run delivered, in order (E16): replies, `send_message` posts, tool summaries. */
+  parts: ReplyPart[];
+  /** Texts the messaging tool committed in the run, normalised (final-payload dedupe). */
+  sentNormalized: readonly string[];
   /** E17: tokens the conversation takes after the last call that reported any (0: none did). */
   context: number;
   /** Reasoning of the successful model calls (payloads only when verbose). */
@@ -124,7 +129,8 @@ const ref = (m: ModelDef) => `${m.provider}/${m.id}`;
 export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunEmitter, signal: AbortSignal): Promise<LoopOutcome> {
   const usage = new UsageAccumulator();
   let lastContext = 0;
-  const texts: string[] = [];
+  const parts: ReplyPart[] = [];
+  const ledger = new MessagingLedger(); // E16: the run's, so a post counts across retries
   const reasoning: string[] = [];
   let toolErrors = 0;
   let attempts = 0;
@@ -139,7 +145,8 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
 
   const outcome = (error?: unknown): LoopOutcome => ({
     ok: error === undefined,
-    texts,
+    parts,
+    sentNormalized: ledger.sentNormalized(),
     context: lastContext,
     reasoning,
     usage: usage.calls > 0 ? usage.result() : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
@@ -270,6 +277,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             ...(deps.sendMessage === false ? { sendMessage: false } : {}),
             ...(spec.meter ? { meter: spec.meter } : {}),
             ...(spec.historyTurns ? { historyTurns: spec.historyTurns } : {}),
+            ledger,
           })
         : undefined;
       await usedWrite;
@@ -277,7 +285,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
         turns += result.turns;
         usage.add(result.usage);
         if (result.context > 0) lastContext = result.context;
-        texts.push(...result.texts);
+        parts.push(...result.parts);
         reasoning.push(...result.reasoning);
         toolErrors += result.toolErrors;
         if (result.kind === 'ok') {

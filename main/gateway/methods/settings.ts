@@ -31,6 +31,7 @@ const schemas = {
           approval: z.enum(APPROVAL_MODES).optional(),
           sandbox: z.boolean().optional(),
           timeoutSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
+          verbose: z.boolean().optional(),
         })
         .strict()
         .optional(),

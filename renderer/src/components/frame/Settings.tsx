@@ -402,6 +402,10 @@ function DefaultsSection() {
           <input type="checkbox" aria-label="Sandbox" checked={d.sandbox ?? true} onChange={(e) => void updateDefaults({ sandbox: e.target.checked })} />
           Run commands in a sandbox (recommended)
         </label>
+        <label className="check">
+          <input type="checkbox" aria-label="Verbose replies" checked={d.verbose ?? false} onChange={(e) => void updateDefaults({ verbose: e.target.checked })} />
+          Verbose replies: show the reasoning and a line for each tool call (a chat's /verbose wins)
+        </label>
       </div>
       <Note section="defaults" />
     </section>
