@@ -1,7 +1,7 @@
 /**
  * Reply shaping (E16): what a run delivered, in order — the visible assistant text of each model call, interim
  * messages posted with `send_message`, and a one-line summary of each tool call — becomes the payloads.
- * - Silent replies are dropped and a trailing silent token is stripped (silent.ts).
+ * - Silent replies are dropped and a leading (glued) or trailing silent token is stripped (silent.ts).
  * - A reply that repeats what the messaging tool already posted in this run (two-phase ledger, containment rule,
  *   messaging-dedupe.ts) is dropped from the final list too — also when the reply streamed before the post was
  *   committed, or came from an attempt after a retry (the ledger belongs to the run).
@@ -9,7 +9,7 @@
  * - A failed run adds its error text; a run that delivered nothing visible after a tool failure gets a fallback.
  */
 import { isMessagingDuplicate } from './messaging-dedupe.js';
-import { isSilentReply, stripSilentToken } from './silent.js';
+import { isSilentReply, stripLeadingSilentToken, stripSilentToken } from './silent.js';
 
 export { isSilentReply, SILENT_REPLY_TOKEN } from './silent.js';
 
@@ -62,7 +62,7 @@ export function buildPayloads(opts: PayloadInput): Payload[] {
     }
     if (!part.text.trim() || isSilentReply(part.text)) continue;
     if (part.kind === 'reply' && isMessagingDuplicate(part.text, sent)) continue;
-    const text = stripSilentToken(part.text).trim();
+    const text = stripSilentToken(stripLeadingSilentToken(part.text)).trim();
     if (!text) continue;
     payloads.push({ text });
     visible++;
