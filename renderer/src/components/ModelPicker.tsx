@@ -36,7 +36,15 @@ export function ProfileCooldowns() {
   const model = useChat((s) => s.model);
   const [now, setNow] = useState(() => Date.now());
   const provider = model?.split('/')[0];
-  const cooling = profiles.filter((p) => p.provider === provider && p.state === 'cooling' && (p.cooldownUntil ?? 0) > now);
+  // A key cools for every model (its own window) or for the chosen one only (a rate limit is the model's).
+  const cooling = profiles
+    .filter((p) => p.provider === provider)
+    .map((p) => {
+      const scoped = p.modelCooldowns?.find((m) => m.model === model && m.until > now);
+      if (p.state === 'cooling' && (p.cooldownUntil ?? 0) > now) return { ...p, cooldownUntil: Math.max(p.cooldownUntil!, scoped?.until ?? 0) };
+      return scoped ? { ...p, cooldownUntil: scoped.until, reason: scoped.reason } : undefined;
+    })
+    .filter((p) => p !== undefined);
   useEffect(() => {
     if (cooling.length === 0) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
