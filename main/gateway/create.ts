@@ -33,8 +33,7 @@ import type { EngineHooks } from '../engine/attempt/hooks.js';
 import { openKeychain, type SecretStore } from '../auth/secrets.js';
 import { AuthPool } from '../auth/pool.js';
 import { AUTH_STATE_FILE, AuthStateStore } from '../auth/state-store.js';
-import type { RecoverOverflow } from '../engine/run/overflow.js';
-import { createRecoverOverflow } from '../engine/run/compaction-recovery.js';
+import { createRecoverOverflow, type RecoverOverflow } from '../engine/run/overflow-recovery.js';
 import { authMethods } from './methods/auth.js';
 import { HookRunner } from '../engine/attempt/hook-runner.js';
 import { loadPlugins } from '../engine/plugins.js';
@@ -54,7 +53,7 @@ import { openSettings, type SettingsStore } from '../settings/store.js';
 import { applySettings } from '../settings/effective.js';
 import { listEndpointModels } from '../providers/list-models.js';
 import { createRunExecution } from './run-execution.js';
-import { agentMethods } from './methods/agent.js';
+import { agentMethods, toAccepted } from './methods/agent.js';
 import { McpManager } from '../mcp/manager.js';
 import { McpOAuthProvider } from '../mcp/oauth.js';
 import { createMcpMethods } from './methods/mcp.js';
@@ -236,11 +235,12 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     checkModel: (ref) => void resolveModel(config, ref),
     onSessionEnd: (e) => void hooks.fire('session_end', e, { sessionKey: e.sessionKey, sessionId: e.sessionId }),
     onPurge: (sessionKey) => checkpoints.forgetSession(sessionKey),
+    compact: async (sessionKey) => toAccepted(await accept({ message: '/compact', sessionKey })),
   });
   await sessions.purgeLeftovers();
 
   const streamFor = (model: ModelDef): StreamFn => (model.api === 'demo' ? demoStream : streamFnFor(model.api));
-  const recoverOverflow = createRecoverOverflow({ store, tools, workspace, now, streamFnFor: streamFor, idleTimeoutMs: (m) => idleTimeoutFor(config, m) });
+  const recoverOverflow = createRecoverOverflow({ store, tools, now, streamFnFor: streamFor, idleTimeoutMs: (m) => idleTimeoutFor(config, m) });
   /** A key of `provider` (env or keychain), for listing an endpoint's models; none is fine for local servers. */
   const firstKey = async (provider: string): Promise<string | undefined> => {
     const ids = await openSecrets().then((x) => x.list(), () => [] as string[]);
@@ -322,7 +322,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   ];
 
   const handlers: { [M in MethodName]: (params: unknown) => Promise<Methods[M][1]> } = {
-    ...agentMethods({ accept, command, runs, store, idempotency }),
+    ...agentMethods({ accept, command, runs, idempotency }),
     ...sessions.methods,
     ...appMethods({ config, auth, env, home: opts.home, version: opts.version ?? '0.1.0', workspace: () => workspace }),
     ...queueMethods({

@@ -18,7 +18,7 @@ import { executeRun, type Timers } from '../engine/run/agent-run.js';
 import { COMPACT_COMMAND, executeCompactRun, isCompactCommand } from '../engine/run/compact-run.js';
 import { Dispatcher } from '../engine/run/dispatcher.js';
 import type { BoundedLane, Lanes } from '../engine/run/lanes.js';
-import type { RecoverOverflow } from '../engine/run/overflow.js';
+import type { RecoverOverflow } from '../engine/run/overflow-recovery.js';
 import { resolveModelWithHooks } from '../engine/run/run-hooks.js';
 import type { RunRecord, RunRegistry } from '../engine/run/runs.js';
 import type { AgentEvent } from '../../preload/contract.js';

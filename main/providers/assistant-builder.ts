@@ -157,17 +157,9 @@ export class AssistantBuilder {
     return out;
   }
 
-  hasToolCalls(): boolean {
-    return this.tools.size > 0;
-  }
-
   setUsage(usage: Usage): ProviderEvent {
     this.usage = { ...usage };
     return { type: 'usage', usage: { ...usage } };
-  }
-
-  getUsage(): Usage {
-    return { ...this.usage };
   }
 
   /** The message as far as it got. Tool calls still open get best-effort arguments (without events). */

@@ -90,6 +90,30 @@ export interface CompactionFields {
   timestamp: number;
 }
 
+/**
+ * Tool results shortened after the fact (E10: the `truncate_tool_results_only` route and the overflow path's last
+ * step): the new text of each result, by tool call id. Like a compaction record it is appended, never an edit —
+ * the full result stays in the file (and in the chat's history); the context the model gets uses the new text.
+ */
+export const TOOL_RESULTS_RECORD_VERSION = 1;
+
+export const toolResultsRecordSchema = z.looseObject({
+  type: z.literal('tool_results'),
+  version: z.number().int().positive(),
+  results: z.array(z.looseObject({ toolCallId: z.string().min(1), content: z.string() })).min(1),
+  /** 'truncate' (the preemptive route) | 'overflow' (the overflow path's last step); any text from a newer writer. */
+  reason: z.string(),
+  timestamp: finite,
+});
+
+export type ToolResultsRecord = z.infer<typeof toolResultsRecordSchema>;
+
+export interface ToolResultsFields {
+  results: { toolCallId: string; content: string }[];
+  reason: string;
+  timestamp: number;
+}
+
 export const headerSchema = z.looseObject({
   type: z.literal('session'),
   version: z.number().int().positive(),

@@ -27,10 +27,12 @@ import {
   messageLine,
   repairTranscript,
   tailState,
+  toolResultsLine,
   type CompactionFields,
   type LoadedTranscript,
   type SessionContext,
 } from './transcript.js';
+import type { ToolResultsFields } from './message-schema.js';
 import { KeyedMutex } from './write-lock.js';
 
 export type { SessionEntry } from './index-store.js';
@@ -67,7 +69,10 @@ export interface SessionStoreOptions {
 /** Handed to `withWriteLock` callbacks: writes inside the held lock. Invalid once the callback has settled. */
 export interface TranscriptWriter {
   append(...messages: Message[]): Promise<void>;
-  load(): Promise<Message[]>;
+  /** What the model sees of the session now (as `loadContext`), read under the lock. */
+  loadContext(): Promise<SessionContext>;
+  /** Records tool results shortened after the fact (a `tool_results` line; the transcript is never edited). */
+  recordShortening(record: ToolResultsFields): Promise<void>;
 }
 
 export interface SessionPatch {
@@ -264,6 +269,22 @@ export class SessionStore {
     return this.locks.run(sessionId, () => this.appendLocked(sessionId, file, messages));
   }
 
+  /**
+   * E10: shortens stored tool results under the session's write lock — `plan` sees the context as it is now and
+   * names the new text of the results to shorten — recorded as one `tool_results` line. Returns how many.
+   */
+  shortenToolResults(
+    sessionId: string,
+    plan: (messages: readonly Message[]) => { toolCallId: string; content: string }[],
+    reason = 'truncate',
+  ): Promise<number> {
+    return this.withWriteLock(sessionId, async (writer) => {
+      const results = plan((await writer.loadContext()).messages);
+      if (results.length > 0) await writer.recordShortening({ results, reason, timestamp: this.now() });
+      return results.length;
+    });
+  }
+
   /** Holds the session's write lock for `fn`; write through the writer it receives (not through `append`). */
   async withWriteLock<T>(sessionId: string, fn: (writer: TranscriptWriter) => Promise<T>): Promise<T> {
     const file = this.transcriptPath(sessionId);
@@ -277,9 +298,13 @@ export class SessionStore {
           guard();
           await this.appendLocked(sessionId, file, messages);
         },
-        load: async () => {
+        loadContext: async () => {
           guard();
-          return (await loadTranscript(file)).messages;
+          return contextOf(await loadTranscript(file));
+        },
+        recordShortening: async (record) => {
+          guard();
+          await this.appendLinesLocked(sessionId, file, [toolResultsLine(record)]);
         },
       };
       try {

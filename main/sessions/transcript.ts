@@ -5,6 +5,8 @@
  *   then:    {"type":"message","message":<Message>}
  *   then:    {"type":"compaction","version":1,"summary":…,"keptMessages":N,…} (E10, message-schema.ts) — the
  *            summary that replaces the messages before the last N in the context; the messages stay in the file
+ *   then:    {"type":"tool_results","version":1,"results":[{"toolCallId","content"}],…} — tool results shortened
+ *            after the fact; the context uses the new text, the file keeps the original lines
  *   future:  other `type`s — an older reader counts and ignores them, never drops them (a reader from before
  *            compaction records does exactly that with them, and still reads every message).
  *
@@ -22,6 +24,10 @@ import type { Message } from '../engine/messages.js';
 import {
   COMPACTION_RECORD_VERSION,
   compactionRecordSchema,
+  TOOL_RESULTS_RECORD_VERSION,
+  toolResultsRecordSchema,
+  type ToolResultsFields,
+  type ToolResultsRecord,
   headerSchema,
   messageSchema,
   TRANSCRIPT_VERSION,
@@ -62,6 +68,8 @@ export interface LoadedTranscript {
   otherLines: number;
   /** Compaction records this version understands, in file order. */
   compactions: CompactionMark[];
+  /** Tool results shortened after the fact, in file order (later records win). */
+  shortenings: ToolResultsRecord[];
 }
 
 /** Parse result plus what a writer needs to repair the file before appending. */
@@ -78,6 +86,7 @@ type Line =
   | { kind: 'header'; header: TranscriptHeader }
   | { kind: 'message'; message: Message }
   | { kind: 'compaction'; record: CompactionRecord }
+  | { kind: 'shortening'; record: ToolResultsRecord }
   | { kind: 'other' }
   | { kind: 'invalid' };
 
@@ -106,6 +115,10 @@ export function classifyLine(text: string): Line {
     const ok = compactionRecordSchema.safeParse(value).success && (value as CompactionRecord).version <= COMPACTION_RECORD_VERSION;
     return ok ? { kind: 'compaction', record: value as CompactionRecord } : { kind: 'other' };
   }
+  if (type === 'tool_results') {
+    const ok = toolResultsRecordSchema.safeParse(value).success && (value as ToolResultsRecord).version <= TOOL_RESULTS_RECORD_VERSION;
+    return ok ? { kind: 'shortening', record: value as ToolResultsRecord } : { kind: 'other' };
+  }
   return { kind: 'other' };
 }
 
@@ -129,6 +142,7 @@ export function parseTranscript(data: Buffer | string): ParsedTranscript {
     skippedLines: 0,
     otherLines: 0,
     compactions: [],
+    shortenings: [],
     keepBytes: buf.length,
     needsNewline: false,
   };
@@ -166,6 +180,9 @@ export function parseTranscript(data: Buffer | string): ParsedTranscript {
       case 'compaction':
         result.compactions.push({ record: parsed.record, atMessage: result.messages.length });
         break;
+      case 'shortening':
+        result.shortenings.push(parsed.record);
+        break;
       case 'other':
         result.otherLines++;
         break;
@@ -190,8 +207,8 @@ async function readOrEmpty(file: string): Promise<Buffer> {
 export async function loadTranscript(file: string): Promise<LoadedTranscript> {
   const parsed = parseTranscript(await readOrEmpty(file));
   if (parsed.futureVersion !== undefined) throw new TranscriptVersionError(file, parsed.futureVersion);
-  const { header, messages, tornTail, skippedLines, otherLines, compactions } = parsed;
-  return { ...(header ? { header } : {}), messages, tornTail, skippedLines, otherLines, compactions };
+  const { header, messages, tornTail, skippedLines, otherLines, compactions, shortenings } = parsed;
+  return { ...(header ? { header } : {}), messages, tornTail, skippedLines, otherLines, compactions, shortenings };
 }
 
 export const headerLine = (h: { id: string; createdAt: number; key?: string }): string =>
@@ -203,6 +220,9 @@ export const messageLine = (message: Message): string => JSON.stringify({ type: 
 export const compactionLine = (record: CompactionFields): string =>
   JSON.stringify({ type: 'compaction', version: COMPACTION_RECORD_VERSION, ...record }) + '\n';
 
+export const toolResultsLine = (record: ToolResultsFields): string =>
+  JSON.stringify({ type: 'tool_results', version: TOOL_RESULTS_RECORD_VERSION, ...record }) + '\n';
+
 /** What the model sees of a session: the latest summary (if any) and the messages after it. */
 export interface SessionContext {
   summary?: string;
@@ -213,14 +233,26 @@ export interface SessionContext {
   compactions: number;
 }
 
-/** Applies the latest compaction record: its summary, then its kept tail and everything appended after it. */
-export function contextOf(t: Pick<LoadedTranscript, 'messages' | 'compactions'>): SessionContext {
+/** The messages with every shortened tool result's new text (the latest record for each wins). Pure. */
+export function withShortenings(messages: readonly Message[], shortenings: readonly ToolResultsRecord[] | undefined): Message[] {
+  if (!shortenings?.length) return [...messages];
+  const text = new Map<string, string>();
+  for (const r of shortenings) for (const x of r.results) text.set(x.toolCallId, x.content);
+  return messages.map((m) => (m.role === 'toolResult' && text.has(m.toolCallId) ? { ...m, content: text.get(m.toolCallId)! } : m));
+}
+
+/**
+ * What the model sees: the latest compaction record's summary, then its kept tail and everything appended after
+ * it, with shortened tool results in their new text.
+ */
+export function contextOf(t: Pick<LoadedTranscript, 'messages' | 'compactions'> & { shortenings?: readonly ToolResultsRecord[] }): SessionContext {
   const last = t.compactions.at(-1);
-  if (!last) return { messages: [...t.messages], sinceCompaction: 0, compactions: 0 };
+  const all = withShortenings(t.messages, t.shortenings);
+  if (!last) return { messages: all, sinceCompaction: 0, compactions: 0 };
   const kept = Math.min(last.record.keptMessages, last.atMessage);
   return {
     summary: last.record.summary,
-    messages: t.messages.slice(last.atMessage - kept),
+    messages: all.slice(last.atMessage - kept),
     sinceCompaction: kept,
     compactions: t.compactions.length,
   };

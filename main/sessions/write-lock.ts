@@ -25,11 +25,6 @@ export class KeyedMutex {
     return result;
   }
 
-  /** True while a task of `key` is running or queued. */
-  isLocked(key: string): boolean {
-    return this.tails.has(key);
-  }
-
   /** Number of keys with running or queued tasks. */
   get size(): number {
     return this.tails.size;

@@ -4,7 +4,7 @@
  * (a shared chunk under out/main/chunks/ would shift `here`).
  */
 import { dirname, join, posix, win32 } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -64,4 +64,3 @@ export function isAppUrl(url: string, opts: AppUrlOptions = { devUrl: devRendere
   return file !== undefined && samePath(file, opts.rendererIndex ?? RENDERER_INDEX, platform);
 }
 
-export const RENDERER_FILE_URL = pathToFileURL(RENDERER_INDEX).href;

@@ -38,12 +38,6 @@ export async function realWorkspace(dir: string, check: WorkspaceCheckOptions = 
   return real;
 }
 
-/** How a resolved path is shown to the model and the user: relative to the workspace, '.' for the root. */
-export function displayPath(workspaceReal: string, real: string): string {
-  const rel = path.relative(workspaceReal, real);
-  return rel === '' ? '.' : rel.split(path.sep).join('/');
-}
-
 /**
  * Resolves `input` (relative to the workspace, or absolute) to a real absolute path inside `workspaceReal`.
  * Throws ToolError naming the path and the reason when it is empty, has a NUL byte, escapes the workspace

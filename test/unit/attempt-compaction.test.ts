@@ -15,7 +15,6 @@ import type { CompactionRecordInput } from '../../main/engine/attempt/context-fi
 import { contextBudget, estimateRequestTokens } from '../../main/engine/attempt/context-budget.js';
 import { SUMMARY_PREFIX, SUMMARY_SYSTEM_PROMPT } from '../../main/engine/attempt/summary.js';
 import { toolResultCaps } from '../../main/engine/attempt/tool-result-truncation.js';
-import { newRunCompaction } from '../../main/engine/attempt/run-compaction.js';
 import { scriptedStream, type ScriptedTurn } from '../support/scripted-stream.js';
 import { attemptParams } from '../support/attempt-params.js';
 
@@ -143,7 +142,29 @@ describe('preemptive compaction (E10)', () => {
     expect(stream.main).toHaveLength(1);
   });
 
-  it('oversized tool results in the history are shortened instead when that frees enough (truncate route)', async () => {
+  it('the truncate route, as the seed: the stored results are shortened (a record under the write lock) and the send is skipped', async () => {
+    const out = 'file a/b.ts: 3 matches\n'.repeat(478); // ~11 000 chars each: under the per-result cap, too many together
+    const messages: Message[] = [user('grep everything')];
+    for (let i = 0; i < 5; i++) {
+      messages.push({ ...reply(''), content: [{ type: 'toolCall', id: `g${i}`, name: 'grep', arguments: { pattern: `p${i}` } }], stopReason: 'toolUse' });
+      messages.push({ role: 'toolResult', toolCallId: `g${i}`, toolName: 'grep', content: out, isError: false, timestamp: 1 });
+    }
+    messages.push(user('and now?'));
+    const planned: { toolCallId: string; content: string }[][] = [];
+    const stored = setup([{ text: ['never sent'] }], messages, { shortenToolResults: async (plan) => (planned.push(plan(messages)), planned[0]!.length) });
+    const restart = await runAttempt(stored.params);
+    expect(restart.kind).toBe('restart');
+    expect(stored.stream.requests).toHaveLength(0);
+    expect(planned[0]!.length).toBeGreaterThan(0);
+    expect(planned[0]!.every((r) => r.content.length < out.length && /more characters truncated/.test(r.content))).toBe(true);
+    expect(stored.records).toHaveLength(0); // no summary needed
+    // Where nothing stored can be shortened (no store), the view is shortened and sent at once.
+    const view = setup([{ text: ['done'] }], messages);
+    expect((await runAttempt(view.params)).kind).toBe('ok');
+    expect(estimateRequestTokens('sys', view.stream.requests[0]!.messages, view.stream.requests[0]!.tools)).toBeLessThanOrEqual(contextBudget(WINDOW).budget);
+  });
+
+  it('oversized tool results in the history are cut to the caps of the window in what is sent', async () => {
     const big = 'line of tool output\n'.repeat(3_000); // 60 000 chars, larger than the 16 000 cap
     const messages: Message[] = [
       user('read it'),
@@ -166,7 +187,7 @@ describe('preemptive compaction (E10)', () => {
 });
 
 describe('overflow errors', () => {
-  it('an overflow ends the attempt with the error (the outer loop hands it to compaction-recovery.ts)', async () => {
+  it('an overflow ends the attempt with the error (the outer loop hands it to overflow-recovery.ts)', async () => {
     const { params, persisted } = setup([{ error: overflowError() }], [...history(6), user('continue')], { windowTokens: 200_000 });
     const result = await runAttempt(params);
     expect(result.kind).toBe('error');
@@ -175,23 +196,6 @@ describe('overflow errors', () => {
     expect(persisted[0]).toMatchObject({ stopReason: 'error' });
   });
 
-  it("after the overflow path's truncation step, every tool result is shortened as far as it goes", async () => {
-    const big = 'some tool output\n'.repeat(600); // 10 200 chars: under the per-result cap
-    const messages: Message[] = [
-      user('read it'),
-      { ...reply(''), content: [{ type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'a' } }], stopReason: 'toolUse' },
-      { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: big, isError: false, timestamp: 1 },
-      user('go on'),
-    ];
-    const plain = setup([{ text: ['ok'] }], messages, { windowTokens: 200_000 });
-    await runAttempt(plain.params);
-    expect(plain.stream.requests[0]!.messages[2]!.content).toBe(big);
-    const compaction = newRunCompaction();
-    compaction.shrinkAll = true;
-    const shrunk = setup([{ text: ['ok'] }], messages, { windowTokens: 200_000, compaction });
-    await runAttempt(shrunk.params);
-    expect((shrunk.stream.requests[0]!.messages[2]!.content as string).length).toBeLessThan(2_200);
-  });
 });
 
 describe('tool results sized to the window (T4)', () => {

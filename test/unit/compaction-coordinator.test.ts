@@ -74,4 +74,16 @@ describe('CompactionCoordinator', () => {
     c.resolveRetry();
     expect(c.pendingRetries).toBe(0);
   });
+
+  it('endRun() (the run ended: the seed\'s agent end) resolves retries no attempt will resolve, so waiters go on', async () => {
+    const c = new CompactionCoordinator();
+    c.beginRetry();
+    let done = false;
+    const waiting = c.wait().then(() => (done = true));
+    await tick();
+    expect(done).toBe(false);
+    c.endRun();
+    await waiting;
+    expect([done, c.isCompacting, c.pendingRetries]).toEqual([true, false, 0]);
+  });
 });

@@ -47,7 +47,7 @@ describe('Lanes', () => {
       }),
     );
     await tick();
-    expect(lanes.activeCount()).toBe(2);
+    expect(active).toBe(2);
     gate.resolve();
     await Promise.all(runs);
     expect(peak).toBe(2);

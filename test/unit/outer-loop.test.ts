@@ -59,11 +59,15 @@ function pool(env: Record<string, string> = ENV, config: AppConfigInput = CONFIG
   });
 }
 
-async function run(turns: ScriptedTurn[], opts: { models?: ModelDef[]; deps?: Partial<LoopDeps>; env?: Record<string, string>; signal?: AbortSignal } = {}) {
+async function run(
+  turns: ScriptedTurn[],
+  opts: { models?: ModelDef[]; deps?: Partial<LoopDeps>; env?: Record<string, string>; signal?: AbortSignal; history?: Message[] } = {},
+) {
   const store = new SessionStore(join(home, 'sessions'));
   const session = await store.resolve('main');
   const user: Message = { role: 'user', content: 'hi', timestamp: 1 };
-  await store.append(session.sessionId, user);
+  const history = opts.history ?? [];
+  await store.append(session.sessionId, ...history, user);
   const events: AgentEvent[] = [];
   const waits: number[] = [];
   const timers: Timers = {
@@ -97,7 +101,7 @@ async function run(turns: ScriptedTurn[], opts: { models?: ModelDef[]; deps?: Pa
       sessionId: session.sessionId,
       models: opts.models ?? [primary],
       thinking: 'off',
-      messages: [user],
+      messages: [...history, user],
       persist: (m) => store.append(session.sessionId, m),
     },
     deps,
@@ -270,6 +274,27 @@ describe('runOuterLoop (E7)', () => {
     expect(planSibling.kind === 'profiles' && planSibling.ready.map((p) => p.id)).toEqual(['p:work']);
   });
 
+  it('E10 as the seed: the truncate route shortens the stored tool results, skips the send, and a fresh attempt sends them', async () => {
+    const big = 'file a/b.ts: 3 matches\n'.repeat(478); // ~11 000 chars each: under the per-result cap, too many together
+    const call = (id: string): Message => ({
+      role: 'assistant',
+      content: [{ type: 'toolCall', id, name: 'grep', arguments: { pattern: id } }],
+      provider: 'p', model: 'one', api: 'anthropic',
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      stopReason: 'toolUse',
+      timestamp: 1,
+    });
+    const result = (id: string): Message => ({ role: 'toolResult', toolCallId: id, toolName: 'grep', content: big, isError: false, timestamp: 1 });
+    const history: Message[] = [{ role: 'user', content: 'grep all', timestamp: 0 }];
+    for (let i = 0; i < 5; i++) history.push(call(`g${i}`), result(`g${i}`));
+    const { out, stream, transcript } = await run([{ text: ['Summed up.'] }], { history, deps: { contextTokens: () => 20_000 } });
+    expect(out).toMatchObject({ ok: true, attempts: 2 });
+    expect(stream.requests).toHaveLength(1); // the first attempt sent nothing
+    const sent = stream.requests[0]!.messages.filter((m) => m.role === 'toolResult');
+    expect(sent.some((m) => m.content.length < big.length && /more characters truncated/.test(m.content))).toBe(true);
+    expect(transcript.filter((m) => m.role === 'toolResult').every((m) => m.content === big)).toBe(true); // append-only
+  });
+
   it('a model without keys is skipped to the fallback', async () => {
     const { out, retries } = await run([{ text: ['ok'] }], { models: [primary, backup], env: { Q_MAIN: 'key-q' } });
     expect(out).toMatchObject({ ok: true, attempts: 1, profileId: 'q:main' });
@@ -302,11 +327,11 @@ describe('runOuterLoop (E7)', () => {
     const overflow = () => httpError(400, 'prompt is too long: 250000 tokens > 200000 maximum');
     const bare = await run([{ error: overflow() }]);
     expect((bare.out.error as Error).message ?? String(bare.out.error)).toMatch(/prompt is too long/);
-    const calls: number[] = [];
+    const calls: string[] = [];
     const wired = await run([{ error: overflow() }, { text: ['fits now'] }], {
-      deps: { recoverOverflow: async (ctx) => (calls.push(ctx.recovery), { compacted: true, tokensBefore: 250_000, tokensAfter: 20_000 }) },
+      deps: { recoverOverflow: async (ctx) => (calls.push(ctx.error.reason), { compacted: true, tokensBefore: 250_000, tokensAfter: 20_000 }) },
     });
-    expect(calls).toEqual([1]);
+    expect(calls).toEqual(['context_overflow']);
     expect(wired.out).toMatchObject({ ok: true, compactions: 1, attempts: 2 });
     expect(wired.retries[0]!.next).toEqual({ action: 'compact' });
     const useless = await run([{ error: overflow() }], { deps: { recoverOverflow: async () => ({ compacted: false, reason: 'nothing to compact' }) } });

@@ -250,7 +250,7 @@ describe('runConverterStream: same events as the generator runner', () => {
   const finishOne = (ctx: StreamContext, stopped: boolean, out: ProviderEvent[]): DoneReason => {
     if (!stopped) throw new StreamTruncatedError('ended before stop');
     for (const e of ctx.builder.endOpenToolCalls()) out.push(e);
-    return ctx.builder.hasToolCalls() ? 'toolUse' : 'stop';
+    return ctx.builder.snapshot('stop').content.some((b) => b.type === 'toolCall') ? 'toolUse' : 'stop';
   };
   /** A source that yields `items`, then optionally fails, or stalls (never settles) when `stall`. */
   const sdkSource = (items: Sdk[], end: 'end' | 'error' | 'stall') => ({

@@ -38,7 +38,6 @@ describe('KeyedMutex (E13)', () => {
     const g = gate();
     const slow = m.run('a', () => g.p.then(() => 'a'));
     expect(await m.run('b', async () => 'b')).toBe('b');
-    expect(m.isLocked('a')).toBe(true);
     g.open();
     expect(await slow).toBe('a');
   });
@@ -69,7 +68,6 @@ describe('KeyedMutex (E13)', () => {
     await Promise.all([m.run('x', async () => 1), m.run('y', async () => 2)]);
     await tick();
     expect(m.size).toBe(0);
-    expect(m.isLocked('x')).toBe(false);
   });
 
   it('a task that starts another task of the same key after it is queued sees it run afterwards', async () => {

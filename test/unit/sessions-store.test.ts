@@ -109,7 +109,7 @@ describe('SessionStore.append (E13)', () => {
       await w.append(user('step 1'));
       await held;
       await w.append(assistant('step 2'));
-      return (await w.load()).length;
+      return (await w.loadContext()).messages.length;
     });
     const other = store.append(sessionId, user('other writer'));
     // Wait (however slow the machine) until step 1 is on disk; the other writer must still be held off.
@@ -121,6 +121,25 @@ describe('SessionStore.append (E13)', () => {
     await other;
     expect(texts(await store.loadMessages(sessionId))).toEqual(['step 1', 'step 2', 'other writer']);
     await expect(saved!.append(user('late'))).rejects.toThrow(/after its write lock was released/);
+  });
+
+  it('shortenToolResults records the new text under the write lock; the context uses it, the file keeps the original', async () => {
+    const store = makeStore();
+    const { sessionId } = await store.resolve('main');
+    const result: Message = { role: 'toolResult', toolCallId: 't1', toolName: 'read', content: 'x'.repeat(5000), isError: false, timestamp: 1 };
+    await store.append(sessionId, user('read it'), result);
+    let seen = 0;
+    const n = await store.shortenToolResults(sessionId, (messages) => {
+      seen = messages.length;
+      return [{ toolCallId: 't1', content: 'xxxx [shortened]' }];
+    });
+    expect([n, seen]).toEqual([1, 2]);
+    expect((await store.loadContext(sessionId)).messages[1]).toMatchObject({ toolCallId: 't1', content: 'xxxx [shortened]' });
+    expect((await store.loadMessages(sessionId))[1]).toMatchObject({ content: 'x'.repeat(5000) }); // the history keeps it whole
+    const lines = (await readFile(store.transcriptPath(sessionId), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toMatchObject({ type: 'tool_results', version: 1, reason: 'truncate', results: [{ toolCallId: 't1' }] });
+    expect(await store.shortenToolResults(sessionId, () => [])).toBe(0); // nothing to shorten: nothing written
+    expect((await readFile(store.transcriptPath(sessionId), 'utf8')).trim().split('\n')).toHaveLength(lines.length);
   });
 
   it('an invalid message is refused and nothing of its batch is written', async () => {

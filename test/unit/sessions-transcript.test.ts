@@ -90,6 +90,7 @@ describe('transcript v1 fixtures', () => {
       skippedLines: 0,
       otherLines: 0,
       compactions: [],
+      shortenings: [],
     });
   });
 });

@@ -12,11 +12,12 @@ vi.mock('electron', () => import('../support/electron/electron.mjs'));
 import { __stub, BrowserWindow, session } from '../support/electron/electron.mjs';
 import { createMainWindow, hardenSession, windowWebPreferences } from '../../main/shell/window.js';
 import { bindIpc } from '../../main/shell/ipc.js';
-import { PRELOAD_PATH, RENDERER_FILE_URL } from '../../main/shell/paths.js';
+import { pathToFileURL } from 'node:url';
+import { PRELOAD_PATH, RENDERER_INDEX } from '../../main/shell/paths.js';
 import { contentSecurityPolicy } from '../../main/shell/csp.js';
 import { GatewayError, type GatewayApi } from '../../main/gateway/types.js';
 
-const APP = RENDERER_FILE_URL;
+const APP = pathToFileURL(RENDERER_INDEX).href;
 
 beforeEach(() => {
   __stub.reset({ onShutdown: () => undefined });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AssistantBlock, AssistantMessage } from '../../main/engine/messages.js';
 import type { ProviderEvent, StreamFn, StreamRequest } from '../../main/providers/types.js';
-import { composeLayers, streamMapper, wrapStreamFn, type StreamLayer } from '../../main/engine/stream/wrappers/index.js';
+import { composeLayers, defaultLayers, streamMapper, type StreamLayer } from '../../main/engine/stream/wrappers/index.js';
+
+/** The default layers composed as StreamFns: the oracle the attempt's one-mapper form must agree with. */
+const wrapStreamFn = (base: Parameters<typeof composeLayers>[0], opts: Parameters<typeof defaultLayers>[0]) => composeLayers(base, defaultLayers(opts));
 import { eventLayer } from '../../main/engine/stream/wrappers/layer.js';
 import { judgeToolCall, sanitizeToolCallsLayer } from '../../main/engine/stream/wrappers/sanitize-tool-calls.js';
 import {

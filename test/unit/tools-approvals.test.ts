@@ -155,7 +155,7 @@ describe('ApprovalBroker', () => {
     controller.abort();
     expect(await outcome).toEqual({ allow: false, reason: 'The run was stopped while waiting for approval; the call did not run.' });
     expect(events[1]).toMatchObject({ phase: 'resolved', decision: 'deny' });
-    expect(b.pendingIds()).toEqual([]);
+    expect(b.respond((events[0] as { approvalId: string }).approvalId, 'allow_once')).toBe(false); // no longer pending
   });
 
   it('shows the diff an edit would make', async () => {

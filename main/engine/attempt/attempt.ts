@@ -19,7 +19,7 @@ import { missingResultTextFor, repairToolPairing, type RepairToolPairingOptions 
 import { UsageAccumulator } from './usage.js';
 import { annotateUnanswered } from './unanswered.js';
 import { drainSteer, skipForSteer, type SteerInbox } from './steer.js';
-import { AttemptContext, type CompactionRecordInput } from './context-fit.js';
+import { AttemptContext, AttemptRestart, type CompactionRecordInput, type ContextDeps } from './context-fit.js';
 import { newRunCompaction, type RunCompaction } from './run-compaction.js';
 import { abortError } from '../abort.js';
 import { withTurnContext } from './prompt-build.js';
@@ -67,6 +67,8 @@ export interface AttemptParams {
   sinceCompaction?: number;
   /** Appends a compaction record to the transcript (same write lock as `persist`). */
   persistCompaction?: (record: CompactionRecordInput) => Promise<void>;
+  /** E10: shortens stored tool results under the session's write lock (the truncate route). */
+  shortenToolResults?: ContextDeps['shortenToolResults'];
   /** Compaction state of the run (E18 coordination, overflow steps, compaction count), shared by its attempts. */
   compaction?: RunCompaction;
   /** Offer the `send_message` tool (default true; false when it is on the deny list). */
@@ -82,7 +84,8 @@ export interface AttemptParams {
 }
 
 export interface AttemptResult {
-  kind: 'ok' | 'error';
+  /** `restart`: stored tool results were shortened before the send; the outer loop starts a fresh attempt. */
+  kind: 'ok' | 'error' | 'restart';
   /**
    * What the attempt delivered, in order (E16): the visible text of each successful assistant message (a failed
    * call's partial text is not), `send_message` posts, and a summary of each tool call.
@@ -149,13 +152,12 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       coordinator: compaction.coordinator,
       onCompacted: () => void compaction.compactions++,
       persistCompaction: p.persistCompaction ?? (async () => {}),
+      ...(p.shortenToolResults ? { shortenToolResults: p.shortenToolResults } : {}),
       prepare: (ms) => buildContext(ms, { missingResultText: missingResultTextFor(p.model.api), historyTurns: p.historyTurns }),
       now: p.now,
     },
     { summary: p.summary, messages: p.messages, sinceCompaction: p.sinceCompaction },
   );
-  // The overflow path's last step (inventory §9): every tool result shortened as far as it goes.
-  if (compaction.shrinkAll) context.shrinkAllToolResults();
   let toolErrors = 0;
   let turns = 0;
   const reasoning: string[] = [];
@@ -177,6 +179,16 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     if (turn >= maxRounds) {
       return result('error', { error: new Error(`The model kept calling tools for ${maxRounds} rounds; stopping.`) });
     }
+    // E10: made to fit before every send. The truncate route shortens the stored results and skips the send: the
+    // outer loop starts a fresh attempt from them (the seed's skipPromptSubmission).
+    let prepared: Message[] | undefined;
+    let prepareError: unknown;
+    try {
+      prepared = await context.prepare();
+    } catch (err) {
+      if (err instanceof AttemptRestart) return result('restart');
+      prepareError = err;
+    }
     const subscriber = new CallSubscriber(p.emitter, (p.turnOffset ?? 0) + turn, {
       holdStart: mayCloseThinkWithoutOpener(p.model),
       sentNormalized: () => messaging.ledger.sentNormalized(),
@@ -189,7 +201,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
         model: p.model,
         apiKey: p.apiKey,
         systemPrompt: p.systemPrompt,
-        messages: await context.prepare(),
+        messages: prepareError === undefined ? prepared! : await Promise.reject(prepareError),
         tools: specs,
         thinking: p.thinking,
         signal: p.signal,

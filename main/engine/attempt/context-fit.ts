@@ -7,10 +7,10 @@
  * compaction record can count the messages it keeps), and the calibration ratio (what the provider reported for
  * the last request / what we estimated for it).
  *
- * Truncation here is a view: tool results are shortened in what is sent, never in the transcript, and the same
- * caps give the same view on every later send. So the "truncate tool results" route needs no fresh attempt to
- * take effect (the seed skips the send and lets the outer loop start over because it rewrites the session); the
- * attempt sends the shortened context at once.
+ * The standard caps (per result, aggregate) are a view: the same caps give the same view on every send. The
+ * `truncate_tool_results` route goes further, as the seed does: the oversized stored results are shortened under
+ * the session's write lock (a `tool_results` record — the transcript is never edited) and the send is skipped
+ * (AttemptRestart): the outer loop starts a fresh attempt from the shortened session.
  */
 import type { Message, Usage } from '../messages.js';
 import type { ToolSpec } from '../../providers/types.js';
@@ -29,7 +29,7 @@ import {
   promptTokensOf,
   type PreemptiveRoute,
 } from './context-budget.js';
-import { applyToolResultBudget, reducibleToolResultChars, shrinkToolResults, toolResultCaps, type ToolResultCaps } from './tool-result-truncation.js';
+import { applyToolResultBudget, reducibleToolResultChars, shortenedResults, shrinkToolResults, toolResultCaps, type ToolResultCaps } from './tool-result-truncation.js';
 import { CompactionError, generateSummary, summaryMessage, type SummaryDeps } from './summary.js';
 import { classifyError } from '../classify.js';
 
@@ -57,6 +57,8 @@ export interface ContextDeps {
   /** Called after each recorded compaction (the run counts them). */
   onCompacted?: () => void;
   persistCompaction: (record: CompactionRecordInput) => Promise<void>;
+  /** Shortens stored tool results under the session's write lock (plan: the new text of those to shorten); returns how many. */
+  shortenToolResults?: (plan: (messages: readonly Message[]) => { toolCallId: string; content: string }[]) => Promise<number>;
   /** Turns raw messages into what may be sent (pairing repair, failed turns left out). */
   prepare: (messages: readonly Message[]) => Message[];
   now: () => number;
@@ -80,6 +82,14 @@ export type CompactOutcome =
  */
 export const MIN_SUMMARISED_TOKENS = 1_000;
 
+/** The `truncate_tool_results` route shortened the stored results: the send is skipped, the outer loop starts over. */
+export class AttemptRestart extends Error {
+  override name = 'AttemptRestart';
+  constructor(readonly shortened: number) {
+    super(`Shortened ${shortened} stored tool result(s); a fresh attempt starts from them.`);
+  }
+}
+
 /** Characters to remove to free `tokens` calibrated tokens (≈ 4 characters a token, 10 % margin). */
 const charsFor = (tokens: number, ratio: number): number => Math.ceil((tokens * 4 * 1.1) / ratio);
 
@@ -92,7 +102,6 @@ export class AttemptContext {
   /** The route of the last `prepare()` (for tests and logs). */
   lastRoute: PreemptiveRoute = 'fits';
   readonly caps: ToolResultCaps;
-  #shrinkAll = false;
   #lastSentEstimate = 0;
 
   constructor(
@@ -116,11 +125,6 @@ export class AttemptContext {
     this.ratio = calibrationRatio(promptTokensOf(usage), this.#lastSentEstimate) ?? this.ratio;
   }
 
-  /** The overflow route's last resort before giving up: every tool result shortened as far as it goes. */
-  shrinkAllToolResults(): void {
-    this.#shrinkAll = true;
-  }
-
   #view(summary: string | undefined, messages: readonly Message[]): Message[] {
     // The summary goes in front after `prepare`: it is context, not a user turn that went unanswered.
     const prepared = this.deps.prepare(messages);
@@ -128,8 +132,7 @@ export class AttemptContext {
   }
 
   #budgeted(view: Message[]): Message[] {
-    const capped = applyToolResultBudget(view, this.caps).messages;
-    return this.#shrinkAll ? shrinkToolResults(capped, Number.POSITIVE_INFINITY).messages : capped;
+    return applyToolResultBudget(view, this.caps).messages;
   }
 
   #raw(view: readonly Message[]): number {
@@ -146,7 +149,10 @@ export class AttemptContext {
     return this.#budgeted(this.#view(this.summary, this.messages));
   }
 
-  /** E10: the context to send, made to fit by the cheapest route. */
+  /**
+   * E10: the context to send, made to fit by the cheapest route. Throws AttemptRestart when it shortened stored
+   * tool results instead (the seed's truncate_tool_results_only: skip the send, the outer loop starts over).
+   */
   async prepare(): Promise<Message[]> {
     const { budget } = contextBudget(this.deps.windowTokens);
     let view = this.current();
@@ -154,7 +160,10 @@ export class AttemptContext {
     const plan = planRoute(this.estimate(view), this.deps.windowTokens, Math.floor((reducibleToolResultChars(view) / 4) * ratio));
     this.lastRoute = plan.route;
     if (plan.route === 'truncate_tool_results') {
-      view = shrinkToolResults(view, charsFor(plan.overflow, ratio)).messages;
+      const charsToFree = charsFor(plan.overflow, ratio);
+      const shortened = this.deps.shortenToolResults ? await this.deps.shortenToolResults((stored) => shortenedResults(stored, charsToFree)) : 0;
+      if (shortened > 0) throw new AttemptRestart(shortened);
+      view = shrinkToolResults(view, charsToFree).messages; // nothing stored could be shortened: the view at least
     } else if (plan.route === 'compact' || plan.route === 'compact_then_truncate') {
       try {
         await this.compact('preemptive');

@@ -94,13 +94,6 @@ export class HookRunner {
     return (this.regs.get(name)?.length ?? 0) > 0;
   }
 
-  /** Which sources registered `name` (for `agentdesk plugins list`). */
-  registered(): Map<string, HookName[]> {
-    const out = new Map<string, HookName[]>();
-    for (const [name, list] of this.regs) for (const r of list) out.set(r.source, [...(out.get(r.source) ?? []), name]);
-    return out;
-  }
-
   private list<K extends HookName>(name: K): Registration<K>[] {
     return (this.regs.get(name) ?? []) as Registration<K>[];
   }

@@ -137,6 +137,23 @@ export function reducibleToolResultChars(messages: readonly Message[]): number {
  * MIN_KEEP_CHARS). The preemptive "truncate tool results" route uses it when the standard caps are not enough.
  */
 export function shrinkToolResults(messages: readonly Message[], charsToFree: number): BudgetResult {
+  return shrinkWith(messages, charsToFree);
+}
+
+/**
+ * The tool results `shrinkToolResults` would shorten, with their new text — what a `tool_results` transcript
+ * record stores (the transcript is never edited; the record is applied when the context is loaded).
+ */
+export function shortenedResults(messages: readonly Message[], charsToFree: number): { toolCallId: string; content: string }[] {
+  const out: { toolCallId: string; content: string }[] = [];
+  const shrunk = shrinkWith(messages, charsToFree).messages;
+  shrunk.forEach((m, i) => {
+    if (m !== messages[i] && m.role === 'toolResult') out.push({ toolCallId: m.toolCallId, content: m.content });
+  });
+  return out;
+}
+
+function shrinkWith(messages: readonly Message[], charsToFree: number): BudgetResult {
   const out = [...messages];
   let left = charsToFree;
   let truncated = 0;

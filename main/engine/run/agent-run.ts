@@ -135,6 +135,12 @@ export async function executeRun(
   } catch (err) {
     error = err;
   } finally {
+    // E18 (the seed's wait-for-compaction-retry, resolved at agent end): retries that no attempt resolved end with the
+    // run, and a compaction still in flight — a run stopped mid-summary — is waited for (its signal is the run's, so
+    // it ends at once), so nothing is written after the run; then unsubscribing aborts what is left and rejects
+    // any waiter with an AbortError.
+    compaction.coordinator.endRun();
+    await waitAtMost(compaction.coordinator.wait().catch(() => undefined), ABORT_GRACE_MS, deps.timers);
     settled = true;
     compaction.coordinator.unsubscribe();
     deps.timers.clearTimeout(timer);
@@ -192,6 +198,17 @@ export async function executeRun(
     void hooks.fire('agent_end', { status, ...(errorText ? { error: errorText } : {}), durationMs: endedAt - startedAt, messages }, hookCtx);
   }
   return result;
+}
+
+/** Resolves when `p` settles or after `ms`, whichever is first. */
+function waitAtMost(p: Promise<unknown>, ms: number, timers: RunDeps['timers']): Promise<void> {
+  return new Promise((resolve) => {
+    const t = timers.setTimeout(resolve, ms);
+    void p.then(() => {
+      timers.clearTimeout(t);
+      resolve();
+    });
+  });
 }
 
 /** The run's system prompt per model, assembled once each (the outer loop asks again for a fallback model). */

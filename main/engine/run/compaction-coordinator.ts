@@ -72,6 +72,11 @@ export class CompactionCoordinator {
     }
   }
 
+  /** The run ended (the seed's agent end): retries still counted will never be resolved by an attempt. */
+  endRun(): void {
+    while (this.#pending > 0) this.resolveRetry();
+  }
+
   beginRetry(): void {
     if (this.#unsubscribed) return;
     this.#pending++;

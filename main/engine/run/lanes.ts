@@ -36,10 +36,6 @@ export class Lane {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
   }
 
-  get activeCount(): number {
-    return this.active;
-  }
-
   get queuedIds(): string[] {
     return this.waiting.map((w) => w.id);
   }
@@ -238,11 +234,6 @@ export class Lanes {
   /** True while the session has a queued or running task in this process. */
   isBusy(sessionKey: string): boolean {
     return this.sessions.has(sessionKey);
-  }
-
-  /** Running tasks in a bounded lane. */
-  activeCount(lane: BoundedLane = 'global'): number {
-    return this.bounded[lane].activeCount;
   }
 
   private sessionLane(key: string): Lane {

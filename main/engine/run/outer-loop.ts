@@ -33,8 +33,8 @@ export function contextWarning(model: ModelDef, window: number): string | undefi
 import { sleepAbortable, type Timers } from './backoff.js';
 import { decideNext, type NextStep } from './failover-decision.js';
 import { maxIterations } from './iteration-cap.js';
-import { MAX_OVERFLOW_RECOVERIES, type RecoverOverflow } from './overflow.js';
-import type { RunCompaction } from '../attempt/run-compaction.js';
+import type { RecoverOverflow } from './overflow-recovery.js';
+import { newRunCompaction, type RunCompaction } from '../attempt/run-compaction.js';
 import type { UsageMeter } from './usage-meter.js';
 import { MessagingLedger } from '../stream/messaging-dedupe.js';
 import type { ReplyPart } from '../stream/payloads.js';
@@ -142,6 +142,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
   let model = spec.models[0]!;
   let profileId: string | null = null;
   const revisions = { count: 0 }; // before_agent_finalize: at most MAX_FINALIZE_REVISIONS per run, not per attempt
+  const runCompaction = spec.compaction ?? newRunCompaction(); // E10/E18: the overflow steps and their one limit
 
   const outcome = (error?: unknown): LoopOutcome => ({
     ok: error === undefined,
@@ -260,7 +261,8 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             sinceCompaction: context.sinceCompaction,
             windowTokens: window,
             persistCompaction: (record) => deps.store.appendCompaction(spec.sessionId, record),
-            ...(spec.compaction ? { compaction: spec.compaction } : {}),
+            shortenToolResults: (plan) => deps.store.shortenToolResults(spec.sessionId, plan),
+            compaction: runCompaction,
             tools: deps.tools,
             workspace: deps.workspace,
             thinking: model.reasoning ? spec.thinking : 'off',
@@ -292,6 +294,9 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
           if (profile) await deps.auth.good(profile.id, ref(model));
           return outcome();
         }
+        // E10: stored tool results were shortened before the send: a fresh attempt from the shortened session (the
+        // same profile; not a failure). Bounded like any attempt by the iteration cap.
+        if (result.kind === 'restart' && attempts < budget) continue;
       }
       if (signal.aborted) return outcome(signal.reason);
       const rawError = result ? result.error : new RunFailedError(`The key of ${profileId} is no longer available.`);
@@ -327,7 +332,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
         probeProfile: probe === undefined ? undefined : (probe?.id ?? null),
         backoffs,
         nextModel: nextModel ? { provider: nextModel.provider, model: nextModel.id } : undefined,
-        canCompact: deps.recoverOverflow !== undefined && compactions < MAX_OVERFLOW_RECOVERIES,
+        canCompact: deps.recoverOverflow !== undefined && runCompaction.overflow.canRecover,
         random: deps.random,
         retryAfterCapMs: deps.retryAfterCapMs,
       });
@@ -350,14 +355,13 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
           sessionId: spec.sessionId,
           model,
           contextTokens: window,
-          recovery: compactions,
           error: classified,
           signal,
           emitter,
           ...(apiKey ? { apiKey } : {}),
           systemPrompt,
           headers: spec.headers,
-          ...(spec.compaction ? { compaction: spec.compaction } : {}),
+          compaction: runCompaction,
           ...(spec.meter ? { meter: spec.meter } : {}),
         });
         if (!r.compacted) {

@@ -90,8 +90,8 @@ export class RunRegistry {
   queueMessage(sessionId: string, text: string, fromRunId: string): QueueMessageOutcome {
     const run = this.running(sessionId);
     if (!run) return { queued: false, reason: 'no_active_run' };
-    if (run.compacting) return { queued: false, reason: 'compacting' };
-    if (!run.inbox?.push({ text, fromRunId })) return { queued: false, reason: 'not_streaming' };
+    if (this.isCompacting(sessionId)) return { queued: false, reason: 'compacting' };
+    if (!this.isStreaming(sessionId) || !run.inbox?.push({ text, fromRunId })) return { queued: false, reason: 'not_streaming' };
     return { queued: true, runId: run.runId };
   }
 

@@ -1,18 +1,14 @@
 /**
- * Gateway methods of runs (E1–E4): `agent` (accept a message; an idempotency key starts one run however often it
- * is sent), `agent.wait`, `agent.result`, `agent.abort`, and the session reads a run leaves behind —
- * `sessions.list`, `sessions.history`, `sessions.compact` (E10: a `/compact` run in the session's lane), and
+ * Gateway methods of runs (E1–E4): `agent` (accept a message — or a command the gateway owns, answered as a run;
+ * an idempotency key starts one run however often it is sent), `agent.wait`, `agent.result`, `agent.abort`, and
  * `commands.run` (E22: a command the gateway owns, for the UI's shortcuts).
  */
 import type { AgentAccepted, CommandOutcome } from '../../../preload/contract.js';
 import type { RunRecord, RunRegistry } from '../../engine/run/runs.js';
-import type { SessionStore } from '../../sessions/store.js';
-import { toHistory } from '../history.js';
 import type { IdempotencyCache } from '../idempotency.js';
 import { parseParams } from '../params.js';
 import { GatewayError } from '../types.js';
 import { abortError } from '../../engine/abort.js';
-import { toSummary } from './sessions.js';
 import type { AcceptRequest } from '../run-execution.js';
 
 export interface AgentMethodsContext {
@@ -20,13 +16,12 @@ export interface AgentMethodsContext {
   /** E22: runs a command the gateway owns, or null for ordinary text. */
   command: (sessionKey: string, text: string) => Promise<CommandOutcome | null>;
   runs: RunRegistry;
-  store: SessionStore;
   idempotency: IdempotencyCache<AgentAccepted>;
 }
 
 export const toAccepted = (r: RunRecord): AgentAccepted => ({ runId: r.runId, sessionKey: r.sessionKey, sessionId: r.sessionId, acceptedAt: r.acceptedAt });
 
-export function agentMethods({ accept, command, runs, store, idempotency }: AgentMethodsContext) {
+export function agentMethods({ accept, command, runs, idempotency }: AgentMethodsContext) {
   const mustGetRun = (runId: string): RunRecord => {
     const run = runs.get(runId);
     if (!run) throw new GatewayError('not_found', `No run with id ${runId}.`);
@@ -50,23 +45,6 @@ export function agentMethods({ accept, command, runs, store, idempotency }: Agen
     async 'agent.abort'(raw: unknown) {
       const p = parseParams('agent.abort', raw);
       return { aborted: runs.abort(p.runId, abortError('The run was stopped.')) };
-    },
-    async 'sessions.list'(raw: unknown) {
-      parseParams('sessions.list', raw);
-      return (await store.list()).map(toSummary);
-    },
-    async 'sessions.history'(raw: unknown) {
-      const p = parseParams('sessions.history', raw);
-      const session = await store.get(p.sessionKey);
-      if (!session) return [];
-      const t = await store.loadTranscript(session.sessionId);
-      return toHistory(t.messages, t.compactions);
-    },
-    async 'sessions.compact'(raw: unknown) {
-      const p = parseParams('sessions.compact', raw);
-      const session = await store.get(p.sessionKey);
-      if (!session) throw new GatewayError('not_found', `No session with key ${p.sessionKey}.`);
-      return toAccepted(await accept({ message: '/compact', sessionKey: p.sessionKey }));
     },
     async 'commands.run'(raw: unknown) {
       const p = parseParams('commands.run', raw);

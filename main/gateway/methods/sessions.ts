@@ -1,6 +1,7 @@
 /**
- * Session management methods (D3, E22): open (history + the streaming run as a replay), create, update (title,
- * model, thinking), delete with undo, restore, reset, search and export. Every request is validated here with zod.
+ * Every `sessions.*` method (D3, E10, E22): list, history, open (history + the streaming run as a replay), create,
+ * update (title, model, thinking, custom instructions, history limit), delete with undo, restore, reset, search,
+ * export, and compact (a `/compact` run). Every request is validated here with zod.
  *
  * Delete is soft for an undo window: the entry leaves the index at once and its transcript is renamed to
  * `<id>.jsonl.deleted` (invisible to the index rebuild); `sessions.restore` puts both back; after the window
@@ -9,7 +10,7 @@
 import { readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { HistoryEntry, Methods, SessionSearchHit, SessionSummary } from '../../../preload/contract.js';
+import type { AgentAccepted, HistoryEntry, Methods, SessionSearchHit, SessionSummary } from '../../../preload/contract.js';
 import type { Message } from '../../engine/messages.js';
 import type { RunRegistry } from '../../engine/run/runs.js';
 import type { SessionEntry, SessionStore } from '../../sessions/store.js';
@@ -25,6 +26,10 @@ export const UNDO_WINDOW_MS = 30_000;
 const DELETED_EXT = '.jsonl.deleted';
 
 const schemas = {
+  'sessions.list': z.object({}).strict(),
+  'sessions.history': z.object({ sessionKey }).strict(),
+  /** E10: a `/compact` run in the session's lane (its events and result as for any run). */
+  'sessions.compact': z.object({ sessionKey }).strict(),
   'sessions.open': z.object({ sessionKey, limit: z.number().int().min(1).max(1_000_000).optional() }).strict(),
   'sessions.create': z.object({ model: modelRef.optional(), thinking: thinking.optional() }).strict(),
   'sessions.update': z
@@ -61,6 +66,8 @@ export interface SessionMethodDeps {
   onSessionEnd?: (event: { sessionKey: string; sessionId: string; reason: 'deleted' }) => void;
   /** A deleted session is gone for good (its undo window is over): its checkpoints go too (X2). */
   onPurge?: (sessionKey: string) => void | Promise<void>;
+  /** Starts the `/compact` run of a session (the gateway's command). */
+  compact: (sessionKey: string) => Promise<AgentAccepted>;
 }
 
 export function toSummary(s: SessionEntry): SessionSummary {
@@ -144,6 +151,17 @@ export function createSessionMethods(deps: SessionMethodDeps) {
   };
 
   const handlers: { [M in SessionMethod]: (p: z.infer<(typeof schemas)[M]>) => Promise<Methods[M][1]> } = {
+    async 'sessions.list'() {
+      return (await store.list()).map(toSummary);
+    },
+    async 'sessions.history'(p) {
+      const entry = await store.get(p.sessionKey);
+      return entry ? history(entry) : [];
+    },
+    async 'sessions.compact'(p) {
+      await mustGet(p.sessionKey);
+      return deps.compact(p.sessionKey);
+    },
     async 'sessions.open'(p) {
       const entry = await store.get(p.sessionKey);
       const snapshot = active.snapshot(p.sessionKey);

@@ -160,8 +160,4 @@ export class ApprovalBroker {
     return true;
   }
 
-  /** Requests still waiting (for a client that connects late). */
-  pendingIds(): string[] {
-    return [...this.pending.keys()];
-  }
 }

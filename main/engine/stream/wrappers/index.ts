@@ -34,18 +34,13 @@ export function defaultLayers(opts: WrapOptions): StreamLayer[] {
 }
 
 /**
- * The attempt's form of `wrapStreamFn`: the default layers as one synchronous mapper, made per model call, that
- * the attempt applies to each event of the provider's own stream (one async step per streamed event less).
+ * The default layers as one synchronous mapper, made per model call, that the attempt applies to each event of the
+ * provider's own stream (one async step per streamed event less than composing StreamFns).
  */
 export function streamMapper(opts: WrapOptions): (req: StreamRequest) => SyncMapper {
   const make = eventMapper(defaultLayers(opts));
   if (!make) throw new Error('the default stream layers are event layers');
   return make;
-}
-
-/** The StreamFn every provider call of an attempt goes through (as `streamMapper`, for other callers and tests). */
-export function wrapStreamFn(base: StreamFn, opts: WrapOptions): StreamFn {
-  return composeLayers(base, defaultLayers(opts));
 }
 
 export { composeLayers, type StreamLayer, type SyncMapper } from './layer.js';
