@@ -8,4 +8,7 @@ if (!existsSync(cli)) {
   process.stderr.write('agentdesk: not built yet — run `npm run build` first\n');
   process.exit(2);
 }
+// One short-lived process: zod checks a handful of objects, so compiling a fast parser for each schema (zod's JIT,
+// `new Function` per schema) costs more than it saves. Set before the bundle builds its schemas.
+globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
 await import(cli);
