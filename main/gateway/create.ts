@@ -90,6 +90,8 @@ export interface GatewayOptions {
   approvalMode?: ApprovalMode;
   /** An already loaded config (the CLI loads it first to report problems with exit status 2). */
   config?: AppConfig;
+  /** `config` with the settings applied, when the caller already merged them (the CLI: read and checked once). */
+  effectiveConfig?: AppConfig;
   /** Jitter source for backoff (default Math.random). */
   random?: () => number;
   /** Context-overflow recovery (compaction) for the outer loop. */
@@ -121,7 +123,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const fileConfig = opts.config ?? (await loadConfig(opts.home));
   // One object for the gateway's lifetime: a settings change updates it in place, so every holder (the auth pool,
   // model lists) sees the new values for the NEXT run; running work keeps what it started with.
-  const config: AppConfig = applySettings(fileConfig, settings.get());
+  const config: AppConfig = opts.effectiveConfig ?? applySettings(fileConfig, settings.get());
   // X5: AgentDesk's data folders (this one and the default one) are never a workspace and never visible in one.
   const dataFolders = [opts.home, defaultHome(env)];
   let workspace = await realWorkspace(opts.workspace, { home: homedir(), dataFolders });

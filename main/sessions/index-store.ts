@@ -12,7 +12,7 @@
  *   Reads take no lock: a rename is atomic, so a reader sees the old or the new index, never a mix.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Usage } from '../engine/messages.js';
@@ -102,6 +102,8 @@ export class IndexStore {
   private readonly mutex = new KeyedMutex();
   /** Stale temp files were swept (under the lock: another process's temp is only ever in flight under it). */
   private swept = false;
+  /** The file's stamp when `entries` were read from it or written to it. */
+  private readStamp: string | undefined;
 
   constructor(
     readonly dir: string,
@@ -150,17 +152,28 @@ export class IndexStore {
     return withFileLock(`${this.file}.lock`, fn);
   }
 
-  /** The index as on disk now; a missing or unreadable index is recovered under the lock. */
+  /**
+   * The index as on disk now; a missing or unreadable index is recovered under the lock. A readable one needs no
+   * lock (a rename is atomic), so a process that only reads — most CLI turns until their last write — never waits
+   * for the lock (stale temp files are swept by the first write, which holds it).
+   */
   private async read(): Promise<Entries> {
+    // Unchanged since this process last read or wrote it (every write renames a new file in): no need to read and
+    // check a large index again (a CLI turn asks for its session several times).
+    const stamp = await this.stamp();
+    if (stamp !== undefined && this.entries && stamp === this.readStamp) return this.entries;
     let text: string | undefined;
     try {
       text = await readFile(this.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    if (text !== undefined && this.swept) {
+    if (text !== undefined) {
       const parsed = this.parse(text);
-      if (parsed.ok) return (this.entries = parsed.entries);
+      if (parsed.ok) {
+        this.readStamp = stamp;
+        return (this.entries = parsed.entries);
+      }
     }
     return this.locked(async () => {
       this.entries = undefined;
@@ -171,7 +184,7 @@ export class IndexStore {
   private async load(): Promise<Entries> {
     if (this.entries) return this.entries;
     await mkdir(this.dir, { recursive: true });
-    await this.removeStaleTemps();
+    if (!this.swept) await this.removeStaleTemps();
     this.swept = true;
     let text: string | undefined;
     try {
@@ -250,6 +263,16 @@ export class IndexStore {
     return { ok: true, entries };
   }
 
+  /** What identifies one version of the index file without reading it (undefined: no file). */
+  private async stamp(): Promise<string | undefined> {
+    try {
+      const s = await stat(this.file);
+      return `${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
+  }
+
   private async write(entries: Entries): Promise<void> {
     const body = JSON.stringify({ version: INDEX_VERSION, sessions: Object.fromEntries(entries) }, null, 2) + '\n';
     const tmp = `${this.file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -266,6 +289,7 @@ export class IndexStore {
       await unlink(tmp).catch(() => undefined);
       throw err;
     }
+    this.readStamp = await this.stamp(); // the entries the caller keeps are this file's
   }
 
   /** Temp files left by a crash between write and rename; the real index is still the previous one. */

@@ -11,7 +11,7 @@
  * has to: the first write, a missing file (conf creates it), a file of another version (conf migrates it), or any
  * problem (conf names it). The app's electron-store is opened at once, as before.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { migrations, SETTINGS_VERSION } from './migrations.js';
@@ -107,15 +107,29 @@ export function describeSettingsFailure(err: unknown): string {
   return `${SETTINGS_FILE} could not be opened: ${msg.replace(/^[A-Z]+: /, '')}`;
 }
 
+/** What identifies one version of the file without reading it (a write renames a new file in, or changes these). */
+function fileStamp(file: string): string | undefined {
+  try {
+    const s = statSync(file);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
 export class SettingsStore {
   private opened: ConfLike | undefined;
+  /** The last current file read directly, by its stamp: read and checked once until the file changes. */
+  private cached: { stamp: string; settings: Settings } | undefined;
 
   /** `conf`: the open store, or how to open it when first needed (then current files are read directly). */
   constructor(
     private readonly conf: ConfLike | (() => ConfLike),
     readonly file: string,
+    cached?: { stamp: string; settings: Settings },
   ) {
     if (typeof conf !== 'function') this.opened = conf;
+    this.cached = cached;
   }
 
   private store(): ConfLike {
@@ -128,11 +142,16 @@ export class SettingsStore {
     return this.opened;
   }
 
-  /** The current settings (re-read from the file: another process may have changed it). */
+  /** The current settings (re-read when the file changed: another process may have written it). */
   get(): Settings {
     if (!this.opened) {
+      const stamp = fileStamp(this.file);
+      if (stamp !== undefined && this.cached?.stamp === stamp) return structuredClone(this.cached.settings);
       const current = readCurrentSettings(this.file);
-      if (current) return current;
+      if (current) {
+        if (stamp !== undefined) this.cached = { stamp, settings: current };
+        return structuredClone(current);
+      }
     }
     let raw: Record<string, unknown>;
     try {
@@ -174,7 +193,11 @@ export class SettingsStore {
 export function openSettings(home: string, factory?: ConfFactory): SettingsStore {
   const file = join(home, SETTINGS_FILE);
   const open = () => (factory ?? confFactory)(settingsStoreOptions(home));
-  return new SettingsStore(factory || !readCurrentSettings(file) ? wrapOpen(open, file) : open, file);
+  if (factory) return new SettingsStore(wrapOpen(open, file), file);
+  const stamp = fileStamp(file);
+  const current = readCurrentSettings(file);
+  if (!current) return new SettingsStore(wrapOpen(open, file), file);
+  return new SettingsStore(open, file, stamp !== undefined ? { stamp, settings: current } : undefined);
 }
 
 function wrapOpen(open: () => ConfLike, file: string): ConfLike {

@@ -100,12 +100,13 @@ describe('IndexStore', () => {
     expect(await readFile(join(dir, 'sessions.json'), 'utf8')).toBe(before);
   });
 
-  it('a temp file left by a crash before rename is ignored and cleaned up; the previous index stands', async () => {
+  it('a temp file left by a crash before rename is ignored, and cleaned up by the next write; the previous index stands', async () => {
     const store = new SessionStore(dir, { now: () => 5, newId: () => 'id-1' });
     await store.resolve('main');
     await writeFile(join(dir, 'sessions.json.tmp-999-deadbeef'), '{"version":1,"sessions":{"hal'); // crash mid-write
     const reopened = new SessionStore(dir);
-    expect((await reopened.get('main'))?.sessionId).toBe('id-1');
+    expect((await reopened.get('main'))?.sessionId).toBe('id-1'); // a read takes no lock and leaves it
+    await reopened.update('main', { title: 'x' }); // the first write (under the lock) sweeps it
     expect(await readdir(dir)).not.toContain('sessions.json.tmp-999-deadbeef');
     expect(reopened.index.recovery).toBeUndefined();
   });

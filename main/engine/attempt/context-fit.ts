@@ -31,6 +31,7 @@ import {
 } from './context-budget.js';
 import { applyToolResultBudget, reducibleToolResultChars, shortenedResults, shrinkToolResults, toolResultCaps, type ToolResultCaps } from './tool-result-truncation.js';
 import { CompactionError, generateSummary, summaryMessage, type SummaryDeps } from './summary.js';
+import { estimateMessageTokens } from './tokens.js';
 import { classifyError } from '../classify.js';
 
 export type CompactionReason = 'preemptive' | 'overflow' | 'manual';
@@ -135,8 +136,20 @@ export class AttemptContext {
     return applyToolResultBudget(view, this.caps).messages;
   }
 
+  /** The system prompt and the tool definitions: the same for every send of the attempt, estimated once. */
+  #fixed: number | undefined;
+  /** Messages are never changed in place (a shortened one is a copy): each one's estimate is computed once. */
+  readonly #perMessage = new WeakMap<Message, number>();
+
   #raw(view: readonly Message[]): number {
-    return estimateRequestTokens(this.deps.systemPrompt, view, this.deps.tools);
+    this.#fixed ??= estimateRequestTokens(this.deps.systemPrompt, [], this.deps.tools);
+    let sum = this.#fixed;
+    for (const m of view) {
+      let n = this.#perMessage.get(m);
+      if (n === undefined) this.#perMessage.set(m, (n = estimateMessageTokens(m)));
+      sum += n;
+    }
+    return sum;
   }
 
   /** Calibrated estimate of sending `view`. */
