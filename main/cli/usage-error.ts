@@ -10,7 +10,7 @@ export const EXIT_USAGE = 2;
 export const HELP = `Usage:
   agentdesk agent --message TEXT [--session KEY] [--home DIR] [--workspace DIR]
                   [--model PROVIDER/MODEL] [--thinking LEVEL] [--timeout SECONDS] [--json]
-                  [--approve ask|auto|deny]   (commands and file changes: ask on the terminal, allow, or refuse)
+                  [--approve ask|auto|deny] [--verbose]
   agentdesk agent --message COMMAND [--session KEY] ...
                   commands answered by AgentDesk, never sent to the model: /stop (the session's running reply,
                   also in another process), /new, /reset, /compact (summarise older turns now), /model PROVIDER/MODEL,
@@ -37,11 +37,15 @@ agent options:
   --session KEY            continue the session KEY (created if new; at most 200 characters). Without it every
                            run starts a new session "cli-<date>-<time>-<id>"; its key is printed on stderr.
   --home DIR               data folder: config.json, settings.json, sessions, state (or AGENTDESK_HOME)
-  --workspace DIR          the folder the agent works in (default: the current folder)
+  --workspace DIR          the folder the agent works in (default: agent.workspace in config.json, else the
+                           current folder)
   --model PROVIDER/MODEL   e.g. anthropic/claude-sonnet-4-5, demo/agent (default: the session's model, else settings)
   --thinking LEVEL         off, minimal, low, medium or high
   --timeout SECONDS        run timeout, at most 604800 (default 600)
   --json                   one JSON event per line on stdout, then one result line
+  --approve MODE           tool calls that need approval (commands, file changes): ask on the terminal, auto
+                           (allow) or deny (default: agent.approvals.mode, else ask)
+  --verbose                the reply also carries the reasoning and a line for each tool call
 
 Exit status: 0 ok, 1 the run ended in error or timeout, 2 bad usage, bad config or a bad folder.
 
