@@ -71,9 +71,10 @@ describe('queue modes', () => {
   });
 
   it('collect: messages queued while busy become one merged turn; every caller gets its answer', async () => {
-    const { gw, queueEvents } = await open({ queueMode: 'collect' });
+    const { gw, queueEvents, started } = await open({ queueMode: 'collect' });
     fakes.anthropic.enqueue(slow('busy'), { text: 'merged answer' });
     const a = await gw.request('agent', { message: 'start' });
+    await started(a.runId); // the session is busy with a running run (not one still waiting for its lock)
     const b = await gw.request('agent', { message: 'two' });
     const c = await gw.request('agent', { message: 'three' });
     const d = await gw.request('agent', { message: 'four' });
@@ -188,9 +189,10 @@ describe('queue modes', () => {
 
 describe('queue control', () => {
   it('an aborted queued run never starts and writes nothing; queue.remove does the same', async () => {
-    const { gw, queueEvents } = await open();
+    const { gw, queueEvents, started } = await open();
     fakes.anthropic.enqueue(slow('only run'));
     const a = await gw.request('agent', { message: 'one' });
+    await started(a.runId);
     const b = await gw.request('agent', { message: 'two' });
     const c = await gw.request('agent', { message: 'three' });
     expect((await gw.request('queue.list', { sessionKey: 'main' })).map((e) => e.runId)).toEqual([b.runId, c.runId]);
