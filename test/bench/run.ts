@@ -165,12 +165,16 @@ async function cliTurn(baseUrl: string): Promise<Row[]> {
   const wall = (t: Timed) => t.wallS;
   const rss = (t: Timed) => t.rssKb;
   const rows: Row[] = [];
+  // Goals: against the bundled script (what the engine itself adds) ≤ 1.15× wall and ≤ 1.05× memory; against the
+  // script as written (the SDK from node_modules) no slower and at most 1.05× memory.
+  const goals = { bare: { wall: 1.0, rss: 1.05 }, bundled: { wall: 1.15, rss: 1.05 } } as const;
   for (const [against, label] of [['bare', 'bare SDK'], ['bundled', 'bare SDK, bundled']] as const) {
     const w = ratio(wall, against);
     const r = ratio(rss, against);
+    const g = goals[against];
     rows.push(
-      { what: `one CLI turn, wall (${RUNS} runs each)`, ours: s(med('cli', wall)), yardstick: `${label} ${s(med(against, wall))}`, ratio: w, goal: '≤ 1.25×', ok: w <= 1.25 },
-      { what: `one CLI turn, peak RSS (${RUNS} runs each)`, ours: mb(med('cli', rss)), yardstick: `${label} ${mb(med(against, rss))}`, ratio: r, goal: '≤ 1.15×', ok: r <= 1.15 },
+      { what: `one CLI turn, wall (${RUNS} runs each)`, ours: s(med('cli', wall)), yardstick: `${label} ${s(med(against, wall))}`, ratio: w, goal: `≤ ${g.wall.toFixed(2)}×`, ok: w <= g.wall },
+      { what: `one CLI turn, peak RSS (${RUNS} runs each)`, ours: mb(med('cli', rss)), yardstick: `${label} ${mb(med(against, rss))}`, ratio: r, goal: `≤ ${g.rss.toFixed(2)}×`, ok: r <= g.rss },
     );
   }
   return rows;
