@@ -129,7 +129,9 @@ interface Row {
 async function bundledBare(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'agentdesk-bench-bare-'));
   const { build } = await import('rolldown');
-  await build({ input: join(ROOT, 'test/bench/bare-sdk.mjs'), cwd: ROOT, platform: 'node', logLevel: 'silent', output: { dir, format: 'esm' } });
+  // The output options of the app's main build (electron.vite.config.ts): ASCII, no JSDoc comments.
+  const output = { dir, format: 'esm', charset: 'ascii', comments: { legal: true, annotation: true, jsdoc: false } } as const;
+  await build({ input: join(ROOT, 'test/bench/bare-sdk.mjs'), cwd: ROOT, platform: 'node', logLevel: 'silent', output });
   return dir;
 }
 
