@@ -232,6 +232,17 @@ describe('sessions in the web UI (real gateway, fake provider)', () => {
     expect(fake.requests.length).toBe(before + 1);
     expect(fake.requests.at(-1)!.body.thinking).toMatchObject({ type: 'enabled' });
     expect(JSON.stringify(fake.requests.map((r) => r.body.messages))).not.toMatch(/\/(think|status|stop)\b/);
+
+    // The chat's custom instructions (E9): set from its ⋯ menu, part of the system prompt of its next run.
+    await page.locator('[data-testid="session-item"].session-active').getByRole('button', { name: /Actions for/ }).click();
+    await page.getByRole('menuitem', { name: 'Custom instructions…' }).click();
+    await page.getByLabel('Custom instructions').fill('Always answer in French.');
+    await shot(page, 'custom-instructions');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    fake.enqueue({ text: 'Bonjour.' });
+    await send(page, 'Hello again');
+    await doneReplies(page).filter({ hasText: 'Bonjour.' }).waitFor();
+    expect(JSON.stringify(fake.requests.at(-1)!.body.system)).toContain('Always answer in French.');
     await page.close();
   }, 60_000);
 });

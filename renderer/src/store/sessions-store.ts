@@ -195,6 +195,16 @@ export async function renameSession(sessionKey: string, title: string): Promise<
   }
 }
 
+/** E9: the chat's custom instructions (added to the system prompt of its runs); empty clears them. */
+export async function setInstructions(sessionKey: string, text: string): Promise<void> {
+  try {
+    const updated = await api().request('sessions.update', { sessionKey, extraSystemPrompt: text.trim() ? text : null });
+    useSessions.setState((s) => ({ sessions: s.sessions.map((x) => (x.sessionKey === sessionKey ? updated : x)) }));
+  } catch (err) {
+    setNotice(`Could not save the instructions: ${message(err)}`);
+  }
+}
+
 export async function deleteSession(sessionKey: string): Promise<void> {
   const entry = useSessions.getState().sessions.find((s) => s.sessionKey === sessionKey);
   try {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SessionSummary } from '../../../../preload/contract.js';
 import { useChat } from '../../store/chat-store.js';
-import { deleteSession, exportSession, newChat, openSession, renameSession, searchSessions, useSessions } from '../../store/sessions-store.js';
+import { deleteSession, exportSession, newChat, openSession, renameSession, searchSessions, setInstructions, useSessions } from '../../store/sessions-store.js';
 import { relativeTime, sessionTitle, tokenCount } from './format.js';
 
 /** D3: every session, newest first; search by title and content; new, rename, delete (with undo), export. */
@@ -45,6 +45,8 @@ function SessionRow({ session, snippet }: { session: SessionSummary; snippet?: s
   const active = useChat((s) => s.sessionKey === session.sessionKey);
   const [editing, setEditing] = useState(false);
   const [menu, setMenu] = useState(false);
+  const [instructing, setInstructing] = useState(false);
+  const instructions = useRef<HTMLTextAreaElement>(null);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (editing) input.current?.select();
@@ -80,12 +82,38 @@ function SessionRow({ session, snippet }: { session: SessionSummary; snippet?: s
         {menu && (
           <div className="session-menu" role="menu" onMouseLeave={() => setMenu(false)}>
             <button type="button" role="menuitem" onClick={() => (setMenu(false), setEditing(true))}>Rename</button>
+            <button type="button" role="menuitem" onClick={() => (setMenu(false), setInstructing(true))}>Custom instructions…</button>
             <button type="button" role="menuitem" onClick={() => (setMenu(false), void exportSession(session.sessionKey, 'markdown'))}>Export Markdown</button>
             <button type="button" role="menuitem" onClick={() => (setMenu(false), void exportSession(session.sessionKey, 'json'))}>Export JSON</button>
             <button type="button" role="menuitem" className="danger" onClick={() => (setMenu(false), void deleteSession(session.sessionKey))}>Delete</button>
           </div>
         )}
       </div>
+      {instructing && (
+        <form
+          className="session-instructions"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setInstructing(false);
+            void setInstructions(session.sessionKey, instructions.current?.value ?? '');
+          }}
+        >
+          <textarea
+            ref={instructions}
+            className="session-rename"
+            aria-label="Custom instructions"
+            rows={4}
+            placeholder="Added to what the model is told in this chat (e.g. “Answer in French.”)"
+            defaultValue={session.extraSystemPrompt ?? ''}
+            autoFocus
+            onKeyDown={(e) => e.key === 'Escape' && setInstructing(false)}
+          />
+          <div className="session-instructions-actions">
+            <button type="submit" className="btn btn-primary">Save</button>
+            <button type="button" className="btn" onClick={() => setInstructing(false)}>Cancel</button>
+          </div>
+        </form>
+      )}
     </li>
   );
 }
