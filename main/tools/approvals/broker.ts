@@ -159,5 +159,4 @@ export class ApprovalBroker {
     p.settle(decision, reason?.trim() || undefined);
     return true;
   }
-
 }
