@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RestoreRecord } from './log.js';
+import { isObjectId } from './tree.js';
 
 /** The operation in progress: a snapshot (changes nothing in the folder) or a restore (rolled forward after a kill). */
 export type Journal =
@@ -31,11 +32,16 @@ export function writeJournal(file: string, j: Journal): void {
 }
 
 export function readJournal(file: string): Journal | undefined {
+  let j: Partial<Journal> | null;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Journal;
+    j = JSON.parse(readFileSync(file, 'utf8')) as Partial<Journal> | null;
   } catch {
     return undefined; // none (or a temporary one never renamed into place: nothing had started)
   }
+  // Only a journal this code could have written is acted on (anything else: as if there were none).
+  if (!j || (j.op !== 'snapshot' && j.op !== 'restore') || typeof j.sessionKey !== 'string' || typeof j.root !== 'string' || !path.isAbsolute(j.root)) return undefined;
+  if (j.op === 'restore' && ((j.tree !== undefined && !isObjectId(j.tree)) || typeof j.record !== 'object' || j.record === null)) return undefined;
+  return j as Journal;
 }
 
 export function clearJournal(file: string): void {

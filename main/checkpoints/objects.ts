@@ -10,7 +10,7 @@
  * them before it changes a single file.
  */
 import { randomBytes, createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export interface ObjectLocation {
@@ -75,6 +75,12 @@ export class PackWriter {
   }
 }
 
+const validRow = (r: unknown, packSize: number): boolean => {
+  if (!Array.isArray(r) || r.length !== 3) return false;
+  const [h, offset, length] = r as unknown[];
+  return typeof h === 'string' && /^[0-9a-f]{64}$/.test(h) && Number.isSafeInteger(offset) && Number.isSafeInteger(length) && (offset as number) >= 0 && (length as number) >= 0 && (offset as number) + (length as number) <= packSize;
+};
+
 /** Where every object is, from the index files on disk (re-read under the store lock before each operation). */
 export class ObjectIndex {
   private readonly byHash = new Map<string, ObjectLocation>();
@@ -94,14 +100,22 @@ export class ObjectIndex {
     for (const pack of [...this.packs.keys()]) if (!present.has(pack)) this.forget(pack);
     for (const pack of present) {
       if (this.packs.has(pack)) continue;
-      if (!existsSync(path.join(this.dir, `${pack}.pack`))) continue;
-      let rows: [string, number, number][];
+      let packSize: number;
       try {
-        rows = JSON.parse(readFileSync(path.join(this.dir, `${pack}.idx`), 'utf8')) as [string, number, number][];
+        packSize = statSync(path.join(this.dir, `${pack}.pack`)).size;
+      } catch {
+        continue;
+      }
+      let rows: unknown;
+      try {
+        rows = JSON.parse(readFileSync(path.join(this.dir, `${pack}.idx`), 'utf8'));
       } catch {
         continue; // unreadable index: its pack is unknown (and swept as garbage)
       }
-      this.addPack(pack, rows.map(([h, offset, length]) => [h, { pack, offset, length }]));
+      // A damaged index (rows past the pack's end, not hashes…) makes the pack unknown rather than a reader allocate
+      // what a row claims or read another pack's bytes: its objects are then "missing", refused before a restore.
+      if (!Array.isArray(rows) || !rows.every((r) => validRow(r, packSize))) continue;
+      this.addPack(pack, (rows as [string, number, number][]).map(([h, offset, length]) => [h, { pack, offset, length }]));
     }
   }
 

@@ -27,7 +27,7 @@ import { KeyedMutex } from '../sessions/write-lock.js';
 import { applyTree, type ApplyReport } from './apply.js';
 import { captureTree, type CaptureStats } from './capture.js';
 import { appendLog, logSessionKey, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
-import { ObjectIndex, ObjectReader, PackWriter } from './objects.js';
+import { CorruptObjectError, ObjectIndex, ObjectReader, PackWriter } from './objects.js';
 import { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions } from './store-types.js';
 import { clearJournal, diskUsage, keyHash, readJournal, safeReaddir, sweepTemporaries, writeJournal } from './layout.js';
 import { diffTrees, fileCount, summarizeChanges, type Tree, type TreeChange } from './tree.js';
@@ -107,7 +107,16 @@ export class CheckpointStore {
       );
       return;
     }
-    if (j.tree) await this.applyLocked(j.root, this.loadTree(j.tree));
+    if (j.tree) {
+      const tree = this.loadTree(j.tree);
+      // A journal never moves a tree to another folder (a damaged or crafted one is dropped, the folder untouched).
+      if (tree.root !== j.root) {
+        clearJournal(this.journalFile);
+        this.notice(`An interrupted restore of session "${j.sessionKey}" named a checkpoint of another folder; it was dropped and ${j.root} was not changed.`);
+        return;
+      }
+      await this.applyLocked(j.root, tree);
+    }
     if (j.record.conversation) await this.opts.switchConversation?.(j.sessionKey, j.record.conversation.to);
     if (!readLog(this.logFile(j.sessionKey)).some((r) => r.id === j.record.id)) appendLog(this.logFile(j.sessionKey), [j.record]);
     clearJournal(this.journalFile);
@@ -266,6 +275,7 @@ export class CheckpointStore {
     return this.locked(async () => {
       const target = this.checkpoint(plan.sessionKey, plan.id);
       const targetTree = this.loadTree(target.tree);
+      if (targetTree.root !== target.root) throw new CorruptObjectError(`Checkpoint ${target.id} names a tree of another folder (${targetTree.root}); nothing was changed.`);
       this.index.refresh(); // a restore reads contents anyway: its checkpoint of the current state dedupes against all
       const before = await this.snapshotLocked({
         sessionKey: plan.sessionKey,

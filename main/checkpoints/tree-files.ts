@@ -11,7 +11,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { encodeTree, treeId, TREE_VERSION, type SkippedEntry, type Tree, type TreeEntry } from './tree.js';
+import { CorruptObjectError } from './objects.js';
+import { encodeTree, isObjectId, treeId, treeProblem, TREE_VERSION, type SkippedEntry, type Tree, type TreeEntry } from './tree.js';
 
 interface DeltaFile {
   v: 1;
@@ -88,13 +89,33 @@ export class TreeFiles {
     this.cache.set(id, v);
   }
 
-  private loadEntry(id: string): { tree: Tree; base?: string } {
+  /**
+   * A tree from its file. What a damaged or crafted store could hold is refused with a CorruptObjectError before
+   * anything uses it: an id that is not a sha256 (a path), a delta on a delta (a loop), entries a restore must not
+   * write (treeProblem: "..", `.git`, a path under a symlink…).
+   */
+  private loadEntry(id: string, asBase = false): { tree: Tree; base?: string } {
     const hit = this.cache.get(id);
-    if (hit) return hit;
-    const raw = JSON.parse(gunzipSync(readFileSync(this.file(id))).toString('utf8')) as Tree | DeltaFile;
+    if (hit) {
+      if (asBase && hit.base !== undefined) throw new CorruptObjectError(`The checkpoint store holds a damaged tree ${id.slice(0, 12)} (a delta on a delta).`);
+      return hit;
+    }
+    if (!isObjectId(id)) throw new CorruptObjectError(`The checkpoint store names a tree that cannot exist (${JSON.stringify(String(id).slice(0, 80))}).`);
+    let raw: (Tree | DeltaFile) | null;
+    try {
+      raw = JSON.parse(gunzipSync(readFileSync(this.file(id))).toString('utf8')) as Tree | DeltaFile;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
+      throw new CorruptObjectError(`The checkpoint store holds a damaged tree ${id.slice(0, 12)} (${(err as Error).message.split('\n')[0]}).`);
+    }
+    const damaged = (why: string) => new CorruptObjectError(`The checkpoint store holds a damaged tree ${id.slice(0, 12)} (${why}).`);
+    if (!raw || typeof raw !== 'object') throw damaged('not a tree');
     let v: { tree: Tree; base?: string };
-    if ('base' in raw && typeof raw.base === 'string') {
-      const base = this.loadEntry(raw.base);
+    if ('base' in raw && raw.base !== undefined) {
+      // A delta is always stored against a whole tree: one level, never a chain or a loop.
+      if (asBase) throw damaged('a delta on a delta');
+      if (!isObjectId(raw.base) || raw.base === id || !Array.isArray(raw.set) || !Array.isArray(raw.del)) throw damaged('a bad delta');
+      const base = this.loadEntry(raw.base, true);
       v = {
         tree: { v: TREE_VERSION, root: raw.root, takenAt: raw.takenAt, entries: applyDelta(base.tree.entries, raw.set, raw.del), skipped: raw.skipped ?? [] },
         base: raw.base,
@@ -102,8 +123,11 @@ export class TreeFiles {
     } else {
       const whole = raw as Tree;
       if (whole.v !== TREE_VERSION || !Array.isArray(whole.entries)) throw new Error(`Unsupported checkpoint tree ${id} (version ${String(whole.v)}).`);
-      v = { tree: { ...whole, skipped: whole.skipped ?? [] } };
+      v = { tree: { ...whole, skipped: Array.isArray(whole.skipped) ? whole.skipped : [] } };
     }
+    if (typeof v.tree.root !== 'string' || !path.isAbsolute(v.tree.root)) throw damaged('no workspace');
+    const problem = treeProblem(v.tree);
+    if (problem) throw damaged(problem);
     this.remember(id, v);
     return v;
   }

@@ -66,6 +66,67 @@ export function decodeTree(text: string): Tree {
   return { ...t, skipped: t.skipped ?? [] };
 }
 
+/**
+ * Code points HFS+ ignores in names (and NTFS's trailing dots and spaces): `.g\u200cit` or `.GIT.` is `.git` there.
+ * The list git itself checks (is_hfs_dotgit / is_ntfs_dotgit).
+ */
+const IGNORABLE = '[\\u200c-\\u200f\\u202a-\\u202e\\u206a-\\u206f\\ufeff]*';
+const TRAILING = '[. \\u200c-\\u200f\\u202a-\\u202e\\u206a-\\u206f\\ufeff]*';
+/** One name that is `.git` once the ignorable code points are dropped, case folded and trailing dots / spaces cut. */
+const DOT_GIT = `${IGNORABLE}\\.${IGNORABLE}g${IGNORABLE}i${IGNORABLE}t${TRAILING}`;
+const DOT_GIT_NAME = new RegExp(`^${DOT_GIT}$`, 'i');
+const DOT_GIT_PART = new RegExp(`(?:^|/)${DOT_GIT}(?:/|$)`, 'i');
+/** An empty, "." or ".." part of a path (a leading or trailing "/" and "//" included). */
+const DOT_PART = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
+/**
+ * A name that is (or, on some file system, opens) a `.git`: never captured, never restored. A restore that wrote
+ * `.GIT/hooks/pre-commit` on macOS or Windows would plant a hook git runs. One regular expression (it runs on every
+ * name a snapshot lists and every path a restore loads) for what git checks in is_hfs_dotgit / is_ntfs_dotgit.
+ */
+export function isDotGit(name: string): boolean {
+  return DOT_GIT_NAME.test(name) || (process.platform === 'win32' && name.toLowerCase() === 'git~1');
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+/** Tree and object ids (sha256 hex) — checked before one names a file in the store. */
+export const isObjectId = (id: unknown): id is string => typeof id === 'string' && HASH.test(id);
+
+/** A path a restore may write: relative, '/'-separated, no empty / "." / ".." part, no NUL, no `.git` in any spelling. */
+export function badEntryPath(p: unknown): string | undefined {
+  if (typeof p !== 'string' || p === '') return 'an empty path';
+  if (DOT_PART.test(p) || p.includes('\0') || (process.platform === 'win32' && (p.includes('\\') || /^[a-z]:/i.test(p)))) return `the path ${JSON.stringify(p)}`;
+  if (DOT_GIT_PART.test(p) || (process.platform === 'win32' && p.split('/').some(isDotGit))) return `a .git path (${JSON.stringify(p)})`;
+  return undefined;
+}
+
+/**
+ * Why a tree read from the store must not be used (a damaged or crafted store), or undefined: every entry a valid
+ * path in strict path order, a known kind, permission bits only, files with a sha256, symlinks with their text,
+ * and every entry's folder an entry of the tree (so nothing is reached through a symlink of the tree itself).
+ */
+export function treeProblem(tree: Pick<Tree, 'entries'>): string | undefined {
+  const folders = new Set<string>();
+  let prev: string | undefined;
+  for (const e of tree.entries as unknown[]) {
+    const x = e as Partial<TreeEntry> | null;
+    if (!x || typeof x !== 'object') return 'an entry that is not an object';
+    const bad = badEntryPath(x.p);
+    if (bad) return bad;
+    const p = x.p!;
+    if (prev !== undefined && !(prev < p)) return `entries out of order at ${JSON.stringify(p)}`;
+    prev = p;
+    if (x.k !== 'd' && x.k !== 'f' && x.k !== 'l') return `an unknown kind at ${JSON.stringify(p)}`;
+    if (!Number.isInteger(x.m) || x.m! < 0 || x.m! > 0o7777) return `a bad mode at ${JSON.stringify(p)}`;
+    if (x.k === 'f' && !isObjectId(x.h)) return `a file without its content hash at ${JSON.stringify(p)}`;
+    if (x.k === 'l' && (typeof x.t !== 'string' || x.t === '' || x.t.includes('\0'))) return `a symlink without its text at ${JSON.stringify(p)}`;
+    const slash = p.lastIndexOf('/');
+    if (slash !== -1 && !folders.has(p.slice(0, slash))) return `${JSON.stringify(p)} outside a folder of the tree`;
+    if (x.k === 'd') folders.add(p);
+  }
+  return undefined;
+}
+
 export function fileCount(tree: Pick<Tree, 'entries'>): number {
   let n = 0;
   for (const e of tree.entries) if (e.k !== 'd') n++;
