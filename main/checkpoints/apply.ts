@@ -8,18 +8,19 @@
  * - Each file and symlink is written under a temporary name in its folder and renamed over the old one, so every
  *   path is whole-old or whole-new at any instant; the caller's journal makes the tree as a whole all-or-nothing
  *   (store.ts rolls an interrupted restore forward at the next start).
- * - Nothing is followed: symlinks are recreated as symlinks with their recorded text; a folder on the way to a file
- *   is checked with lstat and a symlink or file in its place is moved aside, never written through.
- * - Modes are restored (folders last, deepest first, so a read-only folder is filled before it is locked).
+ * - Nothing is followed (workspace-fs.ts): every folder on the way to a path is reached without following a link —
+ *   also when one is swapped in while the restore runs — and symlinks are recreated as symlinks with their recorded
+ *   text; a symlink or file standing where a folder has to be is moved aside, never written through. Modes are set
+ *   on what is there, never on what a link points to.
+ * - Modes are restored (folders last, deepest first, so a read-only folder is filled before it is locked), without
+ *   setuid / setgid (as git does: a restore never hands out a program that runs with its owner's rights).
  * - Something not captured that stands where the target needs a folder or file (a folder with ignored files in
  *   it) is renamed to `<name>.agentdesk-kept-<time>` and reported, never deleted.
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fchmodSync, lstatSync, mkdirSync, openSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
-import path from 'node:path';
 import type { ObjectReader } from './objects.js';
 import { yielder } from './scan.js';
 import { diffTrees, summarizeChanges, type Tree, type TreeEntry } from './tree.js';
+import { WorkspaceFs } from './workspace-fs.js';
 
 export interface ApplyReport {
   modified: number;
@@ -33,28 +34,19 @@ export interface ApplyReport {
 
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException)?.code === code;
 
-function lstatOrUndefined(p: string) {
-  try {
-    return lstatSync(p);
-  } catch (err) {
-    if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) return undefined;
-    throw err;
-  }
-}
-
-const tmpName = (dir: string) => path.join(dir, `.agentdesk-restore-${randomBytes(6).toString('hex')}`);
+/** Permission bits a restore sets: setuid and setgid are never restored. */
+export const restoredMode = (m: number): number => m & 0o1777;
 
 export async function applyTree(
   root: string,
   current: Pick<Tree, 'entries'>,
   target: Pick<Tree, 'entries'>,
-  reader: ObjectReader,
+  reader: Pick<ObjectReader, 'read'>,
   now: () => number = Date.now,
 ): Promise<ApplyReport> {
   const changes = diffTrees(current, target);
   const pause = yielder();
   const report: ApplyReport = { ...summarizeChanges(changes), keptAside: [], keptFolders: [] };
-  const abs = (rel: string) => path.join(root, rel);
 
   // 1. Every content the target needs, read and checked before anything changes.
   for (const c of changes) {
@@ -65,82 +57,64 @@ export async function applyTree(
     }
   }
 
-  const moveAside = (rel: string) => {
-    const aside = `${abs(rel)}.agentdesk-kept-${now()}`;
-    renameSync(abs(rel), aside);
-    report.keptAside.push(path.relative(root, aside));
-  };
-
-  // 2. Removals, deepest first: what the target does not have, and what changes kind.
-  const removals = changes.filter((c) => c.from && (!c.to || c.to.k !== c.from.k));
-  for (let i = removals.length - 1; i >= 0; i--) {
-    const c = removals[i]!;
-    const p = abs(c.path);
-    const st = lstatOrUndefined(p);
-    if (!st) continue;
-    if (st.isDirectory()) {
-      try {
-        rmdirSync(p);
-      } catch (err) {
-        if (!isCode(err, 'ENOTEMPTY') && !isCode(err, 'EEXIST')) throw err;
-        if (c.to) moveAside(c.path);
-        else report.keptFolders.push(c.path);
+  const fs = new WorkspaceFs(root, { now, onKeptAside: (rel) => report.keptAside.push(rel) });
+  try {
+    // 2. Removals, deepest first: what the target does not have, and what changes kind.
+    const removals = changes.filter((c) => c.from && (!c.to || c.to.k !== c.from.k));
+    for (let i = removals.length - 1; i >= 0; i--) {
+      const c = removals[i]!;
+      const st = fs.lstat(c.path);
+      if (!st) continue;
+      if (st.isDirectory()) {
+        try {
+          fs.rmdir(c.path);
+        } catch (err) {
+          if (!isCode(err, 'ENOTEMPTY') && !isCode(err, 'EEXIST')) throw err;
+          if (c.to) fs.moveAside(c.path);
+          else report.keptFolders.push(c.path);
+        }
+      } else {
+        fs.unlink(c.path);
       }
-    } else {
-      unlinkSync(p);
+      const wait = pause();
+      if (wait) await wait;
     }
-    const wait = pause();
-    if (wait) await wait;
-  }
 
-  // 3. Folders, files and symlinks of the target, parents first (a parent's path sorts before its children's).
-  const ensureDir = (rel: string) => {
-    const st = lstatOrUndefined(abs(rel));
-    if (st?.isDirectory()) return;
-    if (st) moveAside(rel);
-    mkdirSync(abs(rel), { mode: 0o700 });
-  };
-  const writeFileEntry = (e: TreeEntry) => {
-    const p = abs(e.p);
-    const st = lstatOrUndefined(p);
-    if (st?.isDirectory()) moveAside(e.p);
-    const data = reader.read(e.h!);
-    const tmp = tmpName(path.dirname(p));
-    const fd = openSync(tmp, 'wx', 0o600);
-    try {
-      let done = 0;
-      while (done < data.length) done += writeSync(fd, data, done, data.length - done);
-      fchmodSync(fd, e.m);
-    } finally {
-      closeSync(fd);
+    // 3. Folders, files and symlinks of the target, parents first (a parent's path sorts before its children's).
+    const ensureDir = (rel: string) => {
+      const st = fs.lstat(rel);
+      if (st?.isDirectory()) return;
+      if (st) fs.moveAside(rel);
+      fs.mkdir(rel, 0o700);
+    };
+    const clearFor = (rel: string) => {
+      if (fs.lstat(rel)?.isDirectory()) fs.moveAside(rel);
+    };
+    const writeFileEntry = (e: TreeEntry) => {
+      clearFor(e.p);
+      fs.writeFile(e.p, reader.read(e.h!), restoredMode(e.m));
+    };
+    const dirModes: TreeEntry[] = [];
+    for (const c of changes) {
+      const e = c.to;
+      if (!e) continue;
+      const wait = pause();
+      if (wait) await wait;
+      if (e.k === 'd') {
+        ensureDir(e.p);
+        dirModes.push(e);
+      } else if (e.k === 'f') {
+        // Same content, other mode: set it on the file that is there — or write it whole if something else is now.
+        if (!(c.from?.k === 'f' && c.from.h === e.h && fs.chmod(e.p, restoredMode(e.m), 'f'))) writeFileEntry(e);
+      } else if (c.from?.k !== 'l' || c.from.t !== e.t) {
+        clearFor(e.p);
+        fs.symlink(e.t!, e.p);
+      }
     }
-    renameSync(tmp, p);
-  };
-  const writeLink = (e: TreeEntry) => {
-    const p = abs(e.p);
-    const st = lstatOrUndefined(p);
-    if (st?.isDirectory()) moveAside(e.p);
-    const tmp = tmpName(path.dirname(p));
-    symlinkSync(e.t!, tmp);
-    renameSync(tmp, p);
-  };
-  const dirModes: TreeEntry[] = [];
-  for (const c of changes) {
-    const e = c.to;
-    if (!e) continue;
-    const wait = pause();
-    if (wait) await wait;
-    if (e.k === 'd') {
-      ensureDir(e.p);
-      dirModes.push(e);
-    } else if (e.k === 'f') {
-      if (c.from?.k === 'f' && c.from.h === e.h) chmodSync(abs(e.p), e.m);
-      else writeFileEntry(e);
-    } else if (c.from?.k !== 'l' || c.from.t !== e.t) {
-      writeLink(e);
-    }
+    // 4. Folder modes last, deepest first (a folder replaced meanwhile is left alone: nothing is followed).
+    for (let i = dirModes.length - 1; i >= 0; i--) fs.chmod(dirModes[i]!.p, restoredMode(dirModes[i]!.m), 'd');
+  } finally {
+    fs.close();
   }
-  // 4. Folder modes last, deepest first.
-  for (let i = dirModes.length - 1; i >= 0; i--) chmodSync(abs(dirModes[i]!.p), dirModes[i]!.m);
   return report;
 }

@@ -3,15 +3,15 @@
  * of this workspace (the stat cache) and whose content the store holds is not read again — that keeps a later
  * snapshot of 10 000 unchanged files to a directory walk. An entry written less than `racyMs` before that tree was
  * taken is never trusted (a change in the same timestamp tick would be invisible; git calls these "racy").
- * Files are opened with O_NOFOLLOW and checked to be regular files on the open descriptor.
+ * Files are opened without following a symlink anywhere on the way, and checked to be regular files on the open
+ * descriptor, never blocking on a FIFO and never reading past the per-file cap (WorkspaceFs.readFile).
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import path from 'node:path';
 import type { ObjectIndex, PackWriter } from './objects.js';
 import { sha256 } from './objects.js';
 import { scanWorkspace, yielder, type ScanLimits } from './scan.js';
 import type { SkippedEntry, Tree, TreeEntry } from './tree.js';
 import { TREE_VERSION } from './tree.js';
+import { WorkspaceFs } from './workspace-fs.js';
 
 /** Timestamps within this window of a tree's scan start are not trusted as a cache key (coarse clocks: 2 s on FAT). */
 export const DEFAULT_RACY_MS = 2000;
@@ -33,36 +33,6 @@ export interface CaptureStats {
   /** Files read (not answered by the stat cache). */
   read: number;
   bytesRead: number;
-}
-
-function readWhole(full: string): Buffer | 'gone' | 'not-file' {
-  let fd: number;
-  try {
-    fd = openSync(full, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return 'gone';
-    if (code === 'ELOOP') return 'not-file';
-    throw err;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return 'not-file';
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let want = Math.max(st.size, 1);
-    for (;;) {
-      const buf = Buffer.allocUnsafe(want);
-      const n = readSync(fd, buf, 0, want, null);
-      if (n === 0) break;
-      chunks.push(n === want ? buf : buf.subarray(0, n));
-      size += n;
-      want = 64 * 1024; // the file grew since fstat: keep reading
-    }
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 interface Lookup {
@@ -103,42 +73,47 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
   const entries: TreeEntry[] = [];
   const skipped: SkippedEntry[] = [...scan.skipped];
   const pause = yielder();
-  for (const e of scan.entries) {
-    if (e.k !== 'f') {
+  const fs = new WorkspaceFs(root);
+  try {
+    for (const e of scan.entries) {
+      if (e.k !== 'f') {
+        entries.push(e);
+        continue;
+      }
+      const c = cache.get(e.p);
+      // The previous tree of a workspace is a root of garbage collection, so every content it names is in the store:
+      // a hit needs no look at the pack indexes (a snapshot does not load them at all).
+      if (c && c.h && c.s === e.s && c.mt === e.mt && c.ct === e.ct && c.ino === e.ino && c.mt! < trustBefore) {
+        e.h = c.h;
+        entries.push(e);
+        continue;
+      }
+      const wait = pause();
+      if (wait) await wait;
+      let data: ReturnType<WorkspaceFs['readFile']>;
+      try {
+        data = fs.readFile(e.p, opts.limits.maxFileBytes);
+      } catch {
+        skipped.push({ p: e.p, reason: 'unreadable', size: e.s });
+        continue;
+      }
+      if (data === 'gone') continue;
+      if (data === 'not-file' || data === 'too-large') {
+        skipped.push({ p: e.p, reason: data === 'too-large' ? 'too-large' : 'special' });
+        continue;
+      }
+      stats.read++;
+      stats.bytesRead += data.length;
+      const h = sha256(data);
+      // Deduplicated against the indexes loaded in this process (a content already stored elsewhere may be stored
+      // again: harmless, and far cheaper than reading every index for the few files a later snapshot reads).
+      if (opts.writer && !opts.index.has(h)) opts.writer.add(h, data);
+      e.h = h;
+      e.s = data.length;
       entries.push(e);
-      continue;
     }
-    const c = cache.get(e.p);
-    // The previous tree of a workspace is a root of garbage collection, so every content it names is in the store:
-    // a hit needs no look at the pack indexes (a snapshot does not load them at all).
-    if (c && c.h && c.s === e.s && c.mt === e.mt && c.ct === e.ct && c.ino === e.ino && c.mt! < trustBefore) {
-      e.h = c.h;
-      entries.push(e);
-      continue;
-    }
-    const wait = pause();
-    if (wait) await wait;
-    let data: Buffer | 'gone' | 'not-file';
-    try {
-      data = readWhole(path.join(root, e.p));
-    } catch {
-      skipped.push({ p: e.p, reason: 'unreadable', size: e.s });
-      continue;
-    }
-    if (data === 'gone') continue;
-    if (data === 'not-file') {
-      skipped.push({ p: e.p, reason: 'special' });
-      continue;
-    }
-    stats.read++;
-    stats.bytesRead += data.length;
-    const h = sha256(data);
-    // Deduplicated against the indexes loaded in this process (a content already stored elsewhere may be stored
-    // again: harmless, and far cheaper than reading every index for the few files a later snapshot reads).
-    if (opts.writer && !opts.index.has(h)) opts.writer.add(h, data);
-    e.h = h;
-    e.s = data.length;
-    entries.push(e);
+  } finally {
+    fs.close();
   }
   skipped.sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
   return { tree: { v: TREE_VERSION, root, takenAt, entries, skipped }, stats };

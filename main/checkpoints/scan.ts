@@ -1,18 +1,22 @@
 /**
  * X2: one pass over the workspace — what a checkpoint captures. Follows every .gitignore from the root down (deeper
  * files override shallower ones, negations included, as in git; an ignored folder is not entered), always skips
- * `.git` and `node_modules`, never follows a symlink, and lists what it does not capture (over the per-file cap,
+ * `.git` (and the names a case-insensitive or Unicode-folding file system takes for it) and `node_modules`, never
+ * follows a symlink — not even one swapped in for a folder while it runs (workspace-fs.ts) — and lists what it does not capture (over the per-file cap,
  * over the total cap, sockets/devices/FIFOs, unreadable) instead of losing it silently.
  *
  * Synchronous fs calls in a loop that yields to the event loop every few milliseconds: ~3× faster than the
  * promise API for 10 000 small files (no thread-pool hop per call), without stalling the gateway that runs it.
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import type { Ignore } from 'ignore';
 import path from 'node:path';
-import type { SkippedEntry, TreeEntry } from './tree.js';
+import { isDotGit, type SkippedEntry, type TreeEntry } from './tree.js';
+import { WorkspaceFs } from './workspace-fs.js';
 
 export const ALWAYS_SKIPPED_NAMES = new Set(['.git', 'node_modules']);
+
+export const isAlwaysSkipped = (name: string): boolean => ALWAYS_SKIPPED_NAMES.has(name) || isDotGit(name);
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 export interface ScanLimits {
@@ -81,10 +85,14 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
   const { default: ignore } = await import('ignore');
   let total = 0;
 
+  const fs = new WorkspaceFs(root);
   const walk = async (dirRel: string, inherited: Rules, rulesKnown: boolean): Promise<void> => {
-    const abs = dirRel === '' ? root : path.join(root, dirRel);
+    // The folder as reached without following links (it may have been replaced since its parent was listed).
+    const abs = fs.dirPath(dirRel);
+    const real = dirRel === '' ? root : path.join(root, dirRel);
     let dirents: Dirent[];
     try {
+      if (abs === undefined) throw new Error('not a folder');
       dirents = readdirSync(abs, { withFileTypes: true });
     } catch {
       if (dirRel !== '') skipped.push({ p: dirRel, reason: 'unreadable' });
@@ -99,7 +107,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       if (hasGitignore !== (prev !== undefined)) known = false;
       else if (prev) {
         try {
-          const st = lstatSync(path.join(abs, '.gitignore'));
+          const st = lstatSync(`${abs}/.gitignore`);
           known = st.size === prev.s && st.mtimeMs === prev.mt && st.ctimeMs === prev.ct && st.ino === prev.ino;
         } catch {
           known = false;
@@ -108,8 +116,8 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
     }
     if (hasGitignore) {
       try {
-        const buf = readFileSync(path.join(abs, '.gitignore'));
-        if (buf.length <= MAX_GITIGNORE_BYTES) rules = [...inherited, { dir: dirRel, ig: ignore().add(buf.toString('utf8')) }];
+        const buf = fs.readFile(giRel, MAX_GITIGNORE_BYTES);
+        if (Buffer.isBuffer(buf)) rules = [...inherited, { dir: dirRel, ig: ignore().add(buf.toString('utf8')) }];
       } catch {
         /* an unreadable .gitignore ignores nothing */
       }
@@ -117,11 +125,14 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
     for (const d of dirents) {
       const wait = pause();
       if (wait) await wait;
-      if (ALWAYS_SKIPPED_NAMES.has(d.name)) continue;
+      if (isAlwaysSkipped(d.name)) continue;
       const rel = dirRel === '' ? d.name : `${dirRel}/${d.name}`;
-      const full = `${abs}${path.sep}${d.name}`;
-      if (excluded.has(full)) continue;
+      if (excluded.has(`${real}${path.sep}${d.name}`)) continue;
       if (rules.length > 0 && !(known && known0!.has(rel)) && ignoredBy(rules, rel, d.isDirectory())) continue;
+      // Stat by the plain path (a /proc/self/fd path costs twice as much per name): if a racer swapped this folder
+      // for a link since it was listed, what that finds outside is only metadata — a folder is entered, a file read
+      // and a link's text read through WorkspaceFs, which refuses a path with a link on the way.
+      const full = `${real}/${d.name}`;
       let st;
       try {
         st = lstatSync(full);
@@ -135,7 +146,9 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       } else if (st.isSymbolicLink()) {
         let target: string;
         try {
-          target = readlinkSync(full);
+          const safe = fs.at(rel);
+          if (safe === undefined) throw new Error('not reached without a link');
+          target = readlinkSync(safe);
         } catch {
           skipped.push({ p: rel, reason: 'unreadable' });
           continue;
@@ -155,7 +168,11 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       }
     }
   };
-  await walk('', [], true);
+  try {
+    await walk('', [], true);
+  } finally {
+    fs.close();
+  }
   // One sort of the whole list by path ("a-b" sorts before "a/x", so per-folder name order would not do).
   entries.sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
   return { entries, skipped };

@@ -17,10 +17,28 @@ import { sessionRunLock } from '../sessions/session-lock.js';
 import type { SessionStore } from '../sessions/store.js';
 import type { CheckpointRecord, RestoreRecord } from './log.js';
 import type { CheckpointStore } from './store.js';
+import { WorkspaceFs } from './workspace-fs.js';
+
+/** Files larger than this are shown as binary in a diff. */
+const DIFF_MAX_BYTES = 512 * 1024;
 
 /** A refusal a person can act on (CLI exit 1, gateway bad_request). */
 export class RestoreRefusedError extends Error {
   override name = 'RestoreRefusedError';
+}
+
+/** The workspace's copy of `rel` for a diff (null when gone or not a regular file; 'large' over the diff cap). */
+function readCurrent(root: string, rel: string): Buffer | null | 'large' {
+  let fs: WorkspaceFs | undefined;
+  try {
+    fs = new WorkspaceFs(root);
+    const data = fs.readFile(rel, DIFF_MAX_BYTES);
+    return Buffer.isBuffer(data) ? data : data === 'too-large' ? 'large' : null;
+  } catch {
+    return null;
+  } finally {
+    fs?.close();
+  }
 }
 
 export function toCheckpointDto(r: CheckpointRecord): CheckpointDto {
@@ -107,11 +125,11 @@ export class CheckpointService {
     // Only a path the preview lists is read (`rel` comes from the window): never a path outside the workspace.
     const change = p.changes.find((c) => c.path === rel);
     const cp = this.d.store.checkpoint(sessionKey, id);
-    const { readFile } = await import('node:fs/promises');
-    const { join } = await import('node:path');
-    const current = change?.from?.k === 'f' ? await readFile(join(cp.root, rel)).catch(() => null) : null;
+    // Read without following a link on the way: a file swapped for a link to ~/.ssh/id_rsa since the preview shows nothing.
+    const read = change?.from?.k === 'f' ? readCurrent(cp.root, rel) : null;
+    const current = read === 'large' ? Buffer.alloc(DIFF_MAX_BYTES + 1) : read;
     const restored = change?.to?.k === 'f' && change.to.h ? await this.d.store.readObject(change.to.h) : null;
-    const binary = [current, restored].some((b) => b !== null && (b.length > 512 * 1024 || b.includes(0)));
+    const binary = [current, restored].some((b) => b !== null && (b.length > DIFF_MAX_BYTES || b.includes(0)));
     if (binary) return { path: rel, current: current && '', restored: restored && '', binary: true };
     const text = (b: Buffer | null, e: { k: string; t?: string } | undefined) => (b ? b.toString('utf8') : e?.k === 'l' ? `→ ${e.t}` : null);
     return { path: rel, current: text(current, change?.from), restored: text(restored, change?.to) };
