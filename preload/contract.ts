@@ -18,3 +18,4 @@ export * from './contract/methods.js';
 export * from './contract/ipc.js';
 export * from './contract/mcp.js';
 export * from './contract/commands.js';
+export * from './contract/attachments.js';

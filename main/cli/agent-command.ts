@@ -2,10 +2,12 @@
  * `agentdesk agent`: one run through the same gateway the app uses. `--json` prints every event as one JSON line
  * and then exactly one result line; otherwise the reply streams to stdout and progress goes to stderr.
  */
-import { resolve } from 'node:path';
-import type { AgentEvent, ApprovalData, RetryData, RunResult } from '../../preload/contract.js';
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { AgentEvent, ApprovalData, AttachmentRef, RetryData, RunResult } from '../../preload/contract.js';
 import { createCliApprover, terminalPromptIo, type PromptIo } from './approve.js';
-import { createAppGateway } from '../gateway/create.js';
+import { createAppGateway, type AppGateway } from '../gateway/create.js';
+import type { GatewayError } from '../gateway/types.js';
 import { loadConfig } from '../engine/config/load.js';
 import type { AppConfig } from '../engine/config/schema.js';
 import { openSettings, type SettingsStore } from '../settings/store.js';
@@ -77,14 +79,20 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
     if (event.stream === 'approval') approver(event.data as ApprovalData);
   });
   try {
+    const attachments = await attachFiles(gateway, args.attach, io.cwd);
     const accepted = await gateway.request('agent', {
       message: args.message,
+      ...(attachments.length ? { attachments } : {}),
       sessionKey,
       // Unset: the session's remembered model, else the default.
       ...(args.model ? { model: args.model } : {}),
       ...(args.thinking ? { thinking: args.thinking } : {}),
       ...(args.timeoutSeconds ? { timeoutSeconds: args.timeoutSeconds } : {}),
       ...(args.verbose ? { verbose: true } : {}),
+    }).catch((err: Error) => {
+      // X3: an attachment the model cannot take (an image to a text-only model) is refused before any request.
+      if (attachments.length && (err as GatewayError).code === 'bad_request' && /does not take images/.test(err.message)) throw new UsageError(err.message);
+      throw err;
     });
     runId = accepted.runId;
     // Which session this run used. With --json, stderr stays quiet unless the key is new (the caller cannot know it).
@@ -104,6 +112,22 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
     stopNotices();
     await gateway.close();
   }
+}
+
+/** X3: `--attach FILE`s read and stored; a file that cannot be read or attached is a usage error (nothing is sent). */
+async function attachFiles(gateway: AppGateway, files: readonly string[], cwd: string): Promise<AttachmentRef[]> {
+  const refs: AttachmentRef[] = [];
+  for (const file of files) {
+    const full = resolve(cwd, file);
+    const bytes = await readFile(full).catch((err: NodeJS.ErrnoException) => {
+      throw new UsageError(`--attach ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a folder' : err.message}`);
+    });
+    const dto = await gateway.request('attachments.add', { name: basename(full), data: bytes.toString('base64') }).catch((err: Error) => {
+      throw new UsageError(`--attach ${file}: ${err.message}`);
+    });
+    refs.push({ id: dto.id, name: dto.name });
+  }
+  return refs;
 }
 
 interface Printer {

@@ -17,6 +17,8 @@ export interface AgentArgs {
   approve?: 'ask' | 'auto' | 'deny';
   /** E16/E21: this run's replies carry reasoning and tool summaries. */
   verbose: boolean;
+  /** X3: files sent with the message (`--attach FILE`, repeatable): images and text files. */
+  attach: string[];
 }
 
 const THINKING: readonly string[] = ['off', 'minimal', 'low', 'medium', 'high'];
@@ -66,7 +68,10 @@ export function parseAgentArgs(args: string[]): AgentArgs {
     json: { type: 'boolean' },
     approve: { type: 'string' },
     verbose: { type: 'boolean' },
+    attach: { type: 'string', multiple: true },
   });
+  const attach = (values as { attach?: string[] }).attach ?? [];
+  if (attach.some((f) => !f.trim())) throw new UsageError('--attach needs a file name');
   const v = values as Record<string, string | boolean | undefined>;
   const approve = v.approve as string | undefined;
   if (approve !== undefined && !['ask', 'auto', 'deny'].includes(approve)) {
@@ -114,6 +119,7 @@ export function parseAgentArgs(args: string[]): AgentArgs {
     json: v.json === true,
     approve: approve as AgentArgs['approve'],
     verbose: v.verbose === true,
+    attach,
   };
 }
 

@@ -46,6 +46,7 @@ agent options:
   --approve MODE           tool calls that need approval (commands, file changes): ask on the terminal, auto
                            (allow) or deny (default: agent.approvals.mode, else ask)
   --verbose                the reply also carries the reasoning and a line for each tool call
+  --attach FILE            an image (PNG, JPEG, GIF, WebP) or text file sent with the message; repeatable
 
 Exit status: 0 ok, 1 the run ended in error or timeout, 2 bad usage, bad config or a bad folder.
 

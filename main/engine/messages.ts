@@ -60,6 +60,8 @@ export interface UserMessage {
    * so the chat shows what the person typed.
    */
   context?: string;
+  /** X3: images and text files the person attached (references to the attachments store; resolved at send time). */
+  attachments?: Attachment[];
 }
 
 export interface AssistantMessage {
@@ -74,12 +76,42 @@ export interface AssistantMessage {
   timestamp: number;
 }
 
-/** An image given to the model (base64), e.g. from an MCP tool result. */
+/**
+ * An image for the model — the ONE shape of every image in a conversation: attached by the person (X3), returned by
+ * the read tool or an MCP tool (X1). In memory a fresh image carries its bytes (`data`, base64); the transcript
+ * carries `sha256` instead (the bytes are stored once in the data folder's attachments store, sessions/attachments.ts)
+ * and the bytes are put back — downscaled to the provider's limits — only for the request (sessions/attachment-send.ts).
+ */
 export interface ImageData {
   type: 'image';
   mimeType: string;
-  data: string;
+  /** base64 of the bytes: in memory and in requests; absent on a transcript line that names `sha256`. */
+  data?: string;
+  /** sha256 (hex) of the original bytes in the attachments store. */
+  sha256?: string;
+  /** File name shown to the person (and named to the model). */
+  name?: string;
+  /** Size of the original in bytes, and its pixel size where known. */
+  bytes?: number;
+  width?: number;
+  height?: number;
 }
+
+/** X3: a text file attached to a message (or a workspace path mentioned with `@`): sent as quoted text with its name. */
+export interface FileData {
+  type: 'file';
+  name: string;
+  mimeType: string;
+  /** sha256 (hex) of the bytes in the attachments store. */
+  sha256: string;
+  bytes: number;
+  /** The text as sent (set only in requests, never written to the transcript). */
+  text?: string;
+  /** An `@`-mention: a workspace file or a folder's listing. */
+  mention?: 'file' | 'folder';
+}
+
+export type Attachment = ImageData | FileData;
 
 export interface ToolResultMessage {
   role: 'toolResult';

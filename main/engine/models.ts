@@ -52,6 +52,17 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProvider>> = {
   },
 };
 
+/** X3: built-in models that take images (`"input": ["text", "image"]`); a config entry's own `input` wins. */
+const BUILT_IN_VISION: ReadonlySet<string> = new Set([
+  'anthropic/claude-sonnet-4-5',
+  'anthropic/claude-opus-4-1',
+  'anthropic/claude-haiku-4-5',
+  'openai/gpt-4o',
+  'openai/gpt-4.1',
+  'openai/o4-mini',
+]);
+const TEXT_AND_IMAGE: ReadonlyArray<'text' | 'image'> = ['text', 'image'];
+
 /** Providers that cannot be configured (the offline demo model has no endpoint to override). */
 export const RESERVED_PROVIDERS: ReadonlySet<string> = new Set(['demo']);
 
@@ -103,6 +114,7 @@ function mergeModel(provider: string, api: ApiKind, baseUrl: string | undefined,
     maxTokens: m.maxTokens ?? base?.maxTokens ?? DEFAULT_MAX_TOKENS,
     reasoning: m.reasoning ?? base?.reasoning ?? false,
     ...((m.cost ?? base?.cost) ? { cost: m.cost ?? base?.cost } : {}),
+    ...((m.input ?? base?.input) ? { input: m.input ?? base?.input } : {}),
   };
 }
 
@@ -126,6 +138,7 @@ export function providerModels(config: AppConfig, provider: string): ModelDef[] 
     maxTokens: m.maxTokens,
     reasoning: m.reasoning,
     ...(m.cost ? { cost: m.cost } : {}),
+    ...(BUILT_IN_VISION.has(`${provider}/${m.id}`) ? { input: TEXT_AND_IMAGE } : {}),
   }));
   for (const m of configured?.models ?? []) {
     const i = out.findIndex((x) => x.id === m.id);

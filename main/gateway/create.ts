@@ -65,6 +65,9 @@ import { defaultModelRef, effectiveContextTokens } from '../engine/models.js';
 import { appMethods } from './methods/app.js';
 import { checkpointMethods } from './methods/checkpoints.js';
 import { openCheckpoints } from '../checkpoints/open.js';
+import { AttachmentStore } from '../sessions/attachments.js';
+import { AttachmentResolver, withAttachments } from '../sessions/attachment-send.js';
+import { createAttachmentMethods } from './methods/attachments.js';
 
 export interface AppGateway extends GatewayApi {
   readonly config: AppConfig;
@@ -127,10 +130,14 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // X5: AgentDesk's data folders (this one and the default one) are never a workspace and never visible in one.
   const dataFolders = [opts.home, defaultHome(env)];
   let workspace = await realWorkspace(opts.workspace, { home: homedir(), dataFolders });
+  // X3: attachments (and images tools return) stored once in the data folder; transcripts name them by sha256.
+  const attachmentStore = new AttachmentStore(join(opts.home, 'attachments'));
+  const attachmentResolver = new AttachmentResolver(attachmentStore);
   // E19: one hook runner for the app's own handlers and every enabled plugin (<home>/plugins, off until enabled).
   const hooks = new HookRunner({ timers });
   // session_start for every session that begins — a message to a new key, a chat created or reset in the app, /new.
   const store = new SessionStore(join(opts.home, 'sessions'), {
+    attachments: attachmentStore,
     onSessionStart: (s) => void hooks.fire('session_start', s, { sessionKey: s.sessionKey, sessionId: s.sessionId }),
     onSessionEnd: (s) => void hooks.fire('session_end', s, { sessionKey: s.sessionKey, sessionId: s.sessionId }),
   });
@@ -238,10 +245,16 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     onSessionEnd: (e) => void hooks.fire('session_end', e, { sessionKey: e.sessionKey, sessionId: e.sessionId }),
     onPurge: (sessionKey) => checkpoints.forgetSession(sessionKey),
     compact: async (sessionKey) => toAccepted(await accept({ message: '/compact', sessionKey })),
+    readAttachment: async (id) => {
+      const a = await attachmentStore.describe(id, 'attachment').catch(() => undefined);
+      return a && { mimeType: a.mimeType, data: (await attachmentStore.read(id)).toString('base64') };
+    },
   });
   await sessions.purgeLeftovers();
 
-  const streamFor = (model: ModelDef): StreamFn => (model.api === 'demo' ? demoStream : streamFnFor(model.api));
+  // Every model call (tool loop, compaction summaries, key tests) gets its attachments put back for its model (X3).
+  const streamFor = (model: ModelDef): StreamFn => withAttachments(model.api === 'demo' ? demoStream : streamFnFor(model.api), attachmentResolver);
+  const attachments = createAttachmentMethods({ store: attachmentStore, workspace: () => workspace, now });
   const recoverOverflow = createRecoverOverflow({ store, tools, now, streamFnFor: streamFor, idleTimeoutMs: (m) => idleTimeoutFor(config, m) });
   /** A key of `provider` (env or keychain), for listing an endpoint's models; none is fine for local servers. */
   const firstKey = async (provider: string): Promise<string | undefined> => {
@@ -298,6 +311,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     tools,
     parentTools: () => parentTools,
     isClosed: () => closed,
+    attachmentsFor: attachments.attachmentsFor,
     mcpTools: async (model, builtIn) => {
       const reserved = [...builtIn.map((t) => t.name), SEND_MESSAGE_TOOL];
       const { tools: offered } = await mcp.toolsForRun({
@@ -325,6 +339,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
 
   const handlers: { [M in MethodName]: (params: unknown) => Promise<Methods[M][1]> } = {
     ...agentMethods({ accept, command, runs, idempotency }),
+    ...attachments.methods,
     ...sessions.methods,
     ...appMethods({ config, auth, env, home: opts.home, version: opts.version ?? '0.1.0', workspace: () => workspace }),
     ...queueMethods({

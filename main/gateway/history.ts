@@ -4,6 +4,7 @@ import type { Message } from '../engine/messages.js';
 import { createThinkTagFilter } from '../engine/stream/think-tags.js';
 import type { CompactionMark } from '../sessions/transcript.js';
 import { classifyError } from '../engine/classify.js';
+import { toAttachmentDto } from './methods/attachments.js';
 
 const PROVIDER_NAME: Record<string, string> = { anthropic: 'Anthropic', 'openai-chat': 'OpenAI', 'openai-responses': 'OpenAI' };
 
@@ -44,7 +45,7 @@ export function toHistory(messages: readonly Message[], compactions: readonly Co
 }
 
 function toEntry(m: Message): HistoryEntry {
-  if (m.role === 'user') return { role: 'user', text: m.content, timestamp: m.timestamp };
+  if (m.role === 'user') return { role: 'user', text: m.content, timestamp: m.timestamp, ...(m.attachments?.length ? { attachments: m.attachments.map(toAttachmentDto) } : {}) };
   if (m.role === 'toolResult') {
     return { role: 'toolResult', toolCallId: m.toolCallId, toolName: m.toolName, content: m.content, isError: m.isError, timestamp: m.timestamp };
   }

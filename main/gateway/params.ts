@@ -32,6 +32,10 @@ export const paramSchemas = {
       queueMode: z.enum(['followup', 'collect', 'steer', 'interrupt']).optional(),
       extraSystemPrompt: z.string().max(20_000, 'extraSystemPrompt is too long (max 20 000 characters)').optional(),
       verbose: z.boolean().optional(),
+      attachments: z
+        .array(z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, 'not an attachment id'), name: z.string().max(1000).optional(), mention: z.enum(['file', 'folder']).optional() }).strict())
+        .max(20, 'at most 20 attachments per message')
+        .optional(),
     })
     .strict(),
   'agent.wait': z.object({ runId: z.string().min(1), timeoutMs: z.number().int().min(0).max(24 * 3600 * 1000).optional() }).strict(),

@@ -23,6 +23,7 @@ import { resolveModelWithHooks } from '../engine/run/run-hooks.js';
 import type { RunRecord, RunRegistry } from '../engine/run/runs.js';
 import type { AgentEvent } from '../../preload/contract.js';
 import type { ModelDef, StreamFn, ThinkingLevel } from '../providers/types.js';
+import type { Attachment } from '../engine/messages.js';
 import type { SessionStore } from '../sessions/store.js';
 import { processTable } from '../tools/processes.js';
 import type { Tool } from '../tools/types.js';
@@ -38,6 +39,8 @@ import { requestSessionStop, sessionLockPath } from '../sessions/session-lock.js
 
 export interface AcceptRequest {
   message: string;
+  /** X3: attachments by id (sha256 in the attachments store), with the name to show. */
+  attachments?: { id: string; name?: string; mention?: 'file' | 'folder' }[];
   sessionKey: string;
   model?: string;
   thinking?: ThinkingLevel;
@@ -77,6 +80,8 @@ export interface RunExecutionContext {
   tools: readonly Tool[];
   parentTools: () => readonly Tool[];
   isClosed: () => boolean;
+  /** X3: the stored attachments a message names, checked against the model (an image to a text-only model is refused). */
+  attachmentsFor: (refs: { id: string; name?: string; mention?: 'file' | 'folder' }[], model: ModelDef) => Promise<Attachment[]>;
   /** X1: the MCP tools a top-level run is offered besides `builtIn` (servers that cannot start are left out). */
   mcpTools?: (model: ModelDef, builtIn: readonly Tool[]) => Promise<Tool[]>;
 }
@@ -134,6 +139,7 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
           sessionKey: record.sessionKey,
           sessionId: record.sessionId,
           message,
+          ...(record.attachments?.length ? { attachments: record.attachments } : {}),
           model,
           fallbacks: ctx.fallbacks().filter((f) => f.provider !== model.provider || f.id !== model.id),
           thinking: o.thinking,
@@ -200,6 +206,13 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
     });
     const fallbackRef = p.model ?? defaultModelRef(config, env);
     // A new session fires session_start (the store's onSessionStart, for every way a session begins).
+    const existed = await store.get(p.sessionKey);
+    // X3: attachments are checked against the model the run will use before anything is created or sent.
+    let attachments: Attachment[] | undefined;
+    if (p.attachments?.length) {
+      const planned = p.model ?? (existed?.model && known(existed.model) ? existed.model : fallbackRef);
+      attachments = await ctx.attachmentsFor(p.attachments, resolveOrRefuse(planned));
+    }
     let session = await store.resolve(p.sessionKey, { model: fallbackRef, ...(p.parent ? { parentSessionKey: p.parent.sessionKey } : {}) });
     // A session remembers its model and thinking level: used when the request names none (and still known).
     const ref = p.model ?? (session.model && known(session.model) ? session.model : fallbackRef);
@@ -226,6 +239,7 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
       sessionId: session.sessionId,
       acceptedAt: now(),
       message: p.message,
+      ...(attachments ? { attachments } : {}),
       // /compact never merges into or steers another run: it waits its turn like a followup.
       mode: isCompactCommand(p.message) ? 'followup' : (p.queueMode ?? config.agent.queueMode),
       model: { provider: model.provider, id: model.id },

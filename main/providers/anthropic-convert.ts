@@ -3,7 +3,8 @@
  * back (stop reason, usage).
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Message, StopReason, Usage } from '../engine/messages.js';
+import type { Attachment, Message, StopReason, Usage } from '../engine/messages.js';
+import { sendableImages } from './images.js';
 import type { ModelDef, StreamRequest, ThinkingLevel, ToolSpec } from './types.js';
 
 type MessageParam = Anthropic.Messages.MessageParam;
@@ -21,17 +22,16 @@ export const ANTHROPIC_THINKING_BUDGET: Record<Exclude<ThinkingLevel, 'off'>, nu
 /** Output room kept above the thinking budget when max_tokens has to be raised. */
 const ANSWER_ROOM = 4096;
 
-/** A tool result's content: its text, and (X1: MCP results) its images as image blocks after the text. */
+/** An image as an Anthropic `image` block (X3; only images whose bytes were put back for the request). */
+const imageBlocks = (images: readonly Attachment[] | undefined): Anthropic.Messages.ImageBlockParam[] =>
+  sendableImages(images).map((img) => ({ type: 'image', source: { type: 'base64', media_type: img.mimeType as 'image/png', data: img.data } }));
+
+/** A tool result's content: its text, and (X1 MCP results, the read tool) its images as image blocks after the text. */
 function toolResultContent(m: Extract<Message, { role: 'toolResult' }>): string | Anthropic.Messages.ToolResultBlockParam['content'] {
   const text = m.content === '' ? '(no output)' : m.content;
-  if (!m.images?.length || m.isError) return text;
-  return [
-    { type: 'text', text },
-    ...m.images.map((img) => ({
-      type: 'image' as const,
-      source: { type: 'base64' as const, media_type: img.mimeType as 'image/png', data: img.data },
-    })),
-  ];
+  const images = m.isError ? [] : imageBlocks(m.images);
+  if (images.length === 0) return text;
+  return [{ type: 'text', text }, ...images];
 }
 
 /** Anthropic tool_use ids must match ^[a-zA-Z0-9_-]+$; ids from other providers may not. */
@@ -74,7 +74,8 @@ export function toAnthropicMessages(messages: Message[]): MessageParam[] {
 
   for (const m of messages) {
     if (m.role === 'user') {
-      if (m.content.trim() !== '') pushBlocks('user', [{ type: 'text', text: m.content }]);
+      // X3: attached images first, then the text (the order Anthropic recommends).
+      pushBlocks('user', [...imageBlocks(m.attachments), ...(m.content.trim() !== '' ? [{ type: 'text' as const, text: m.content }] : [])]);
     } else if (m.role === 'toolResult') {
       pushBlocks('user', [
         {

@@ -3,7 +3,8 @@
  * comes back (finish reason, usage). Works for OpenAI and OpenAI-compatible servers (Ollama, LM Studio, vLLM…).
  */
 import type OpenAI from 'openai';
-import type { Message, StopReason, Usage } from '../engine/messages.js';
+import type { Attachment, Message, StopReason, Usage } from '../engine/messages.js';
+import { dataUrl, sendableImages } from './images.js';
 import { openAIEffort } from './thinking.js';
 import type { StreamRequest, ToolSpec } from './types.js';
 
@@ -24,11 +25,21 @@ export function toOpenAITools(tools: ToolSpec[]): OpenAI.Chat.Completions.ChatCo
 export function toOpenAIMessages(systemPrompt: string, messages: Message[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   if (systemPrompt.trim() !== '') out.push({ role: 'system', content: systemPrompt });
+  // A `tool` message carries text only: the images of a run of tool results follow it as one user message (X3).
+  let toolImages: ChatImage[] = [];
+  const flushToolImages = () => {
+    if (toolImages.length === 0) return;
+    out.push({ role: 'user', content: [{ type: 'text', text: 'The images the tool results above returned:' }, ...toolImages] });
+    toolImages = [];
+  };
   for (const m of messages) {
+    if (m.role !== 'toolResult') flushToolImages();
     if (m.role === 'user') {
-      out.push({ role: 'user', content: m.content });
+      const images = imageParts(m.attachments);
+      out.push({ role: 'user', content: images.length ? [{ type: 'text', text: m.content }, ...images] : m.content });
     } else if (m.role === 'toolResult') {
       out.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.content });
+      if (!m.isError) toolImages.push(...imageParts(m.images));
     } else {
       const text = m.content
         .filter((b) => b.type === 'text')
@@ -48,8 +59,15 @@ export function toOpenAIMessages(systemPrompt: string, messages: Message[]): Cha
       out.push(msg);
     }
   }
+  flushToolImages();
   return out;
 }
+
+type ChatImage = OpenAI.Chat.Completions.ChatCompletionContentPartImage;
+
+/** X3: images as OpenAI Chat `image_url` parts (base64 data URLs). */
+const imageParts = (images: readonly Attachment[] | undefined): ChatImage[] =>
+  sendableImages(images).map((img) => ({ type: 'image_url', image_url: { url: dataUrl(img) } }));
 
 export function toOpenAIParams(req: StreamRequest): StreamingParams {
   const params: StreamingParams = {

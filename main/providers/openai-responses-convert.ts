@@ -9,7 +9,8 @@
  *   (what this API expects; inventory §11), and an output answering no call is dropped — the API rejects both.
  */
 import type OpenAI from 'openai';
-import type { AssistantMessage, Message, StopReason, Usage } from '../engine/messages.js';
+import type { AssistantMessage, Attachment, Message, StopReason, Usage } from '../engine/messages.js';
+import { dataUrl, sendableImages } from './images.js';
 import { mapOpenAIUsage } from './openai-convert.js';
 import { openAIEffort } from './thinking.js';
 import type { ModelDef, StreamRequest, ToolSpec } from './types.js';
@@ -92,12 +93,17 @@ export function toResponsesInput(messages: Message[], model: ModelDef): InputIte
       const i = open.indexOf(m.toolCallId);
       if (i < 0) continue;
       open.splice(i, 1);
-      items.push({ type: 'function_call_output', call_id: m.toolCallId, output: m.content === '' ? '(no output)' : m.content });
+      const text = m.content === '' ? '(no output)' : m.content;
+      const images = m.isError ? [] : inputImages(m.images);
+      // X3: a result with images is a list of parts (input_text, then input_image).
+      items.push({ type: 'function_call_output', call_id: m.toolCallId, output: images.length ? [{ type: 'input_text', text }, ...images] : text });
       continue;
     }
     closeTurn();
     if (m.role === 'user') {
-      if (m.content.trim() !== '') items.push({ role: 'user', content: m.content });
+      const images = inputImages(m.attachments);
+      if (images.length) items.push({ role: 'user', content: [{ type: 'input_text', text: m.content }, ...images] });
+      else if (m.content.trim() !== '') items.push({ role: 'user', content: m.content });
       continue;
     }
     for (const it of assistantItems(m, model)) {
@@ -111,6 +117,10 @@ export function toResponsesInput(messages: Message[], model: ModelDef): InputIte
   closeTurn();
   return items;
 }
+
+/** X3: images as Responses `input_image` parts (base64 data URLs). */
+const inputImages = (images: readonly Attachment[] | undefined): Array<{ type: 'input_image'; image_url: string; detail: 'auto' }> =>
+  sendableImages(images).map((img) => ({ type: 'input_image', image_url: dataUrl(img), detail: 'auto' }));
 
 export function toResponsesParams(req: StreamRequest): StreamingParams {
   const params: StreamingParams = {

@@ -31,7 +31,12 @@ export interface ModelDef {
   reasoning: boolean;
   /** E17/X4: the price, where known (built-in models, or `cost` in the model's config entry). */
   cost?: ModelCost;
+  /** X3: what the model takes — `["text", "image"]` for a vision model (the model entry's `input`; default text only). */
+  input?: ReadonlyArray<'text' | 'image'>;
 }
+
+/** X3: does the model take images? */
+export const takesImages = (model: Pick<ModelDef, 'input'>): boolean => model.input?.includes('image') === true;
 
 export interface ToolSpec {
   name: string;

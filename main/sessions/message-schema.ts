@@ -30,8 +30,15 @@ const blockSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
+/** X3: one image shape everywhere — bytes inline (`data`) or stored once and named (`sha256`). */
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+const imageSchema = z
+  .looseObject({ type: z.literal('image'), mimeType: z.string(), data: z.string().optional(), sha256: sha256.optional() })
+  .refine((i) => i.data !== undefined || i.sha256 !== undefined, 'an image needs data or sha256');
+const fileSchema = z.looseObject({ type: z.literal('file'), name: z.string(), mimeType: z.string(), sha256, bytes: finite });
+
 export const messageSchema = z.discriminatedUnion('role', [
-  z.looseObject({ role: z.literal('user'), content: z.string(), timestamp: finite }),
+  z.looseObject({ role: z.literal('user'), content: z.string(), timestamp: finite, attachments: z.array(z.union([imageSchema, fileSchema])).optional() }),
   z.looseObject({
     role: z.literal('assistant'),
     content: z.array(blockSchema),
@@ -50,7 +57,7 @@ export const messageSchema = z.discriminatedUnion('role', [
     content: z.string(),
     isError: z.boolean(),
     timestamp: finite,
-    images: z.array(z.object({ type: z.literal('image'), mimeType: z.string(), data: z.string() })).optional(),
+    images: z.array(imageSchema).optional(),
   }),
 ]);
 

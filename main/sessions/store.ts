@@ -34,6 +34,7 @@ import {
 } from './transcript.js';
 import type { ToolResultsFields } from './message-schema.js';
 import { KeyedMutex } from './write-lock.js';
+import { externalizeImages, type AttachmentStore } from './attachments.js';
 
 export type { SessionEntry } from './index-store.js';
 
@@ -64,6 +65,8 @@ export interface SessionStoreOptions {
   onSessionStart?: (session: { sessionKey: string; sessionId: string }) => void;
   /** E19 `session_end`: a key was reset; its previous session ends (called before the new one's start). */
   onSessionEnd?: (session: { sessionKey: string; sessionId: string; reason: 'reset' }) => void;
+  /** X3: where images a message carries inline are stored (the transcript then names them by sha256). */
+  attachments?: AttachmentStore;
 }
 
 /** Handed to `withWriteLock` callbacks: writes inside the held lock. Invalid once the callback has settled. */
@@ -317,6 +320,8 @@ export class SessionStore {
 
   private async appendLocked(sessionId: string, file: string, messages: Message[]): Promise<void> {
     if (messages.length === 0) return;
+    const attachments = this.opts.attachments;
+    if (attachments) messages = await Promise.all(messages.map((m) => externalizeImages(m, attachments)));
     for (const m of messages) {
       const check = messageSchema.safeParse(m);
       if (!check.success) throw new TypeError(`Refusing to write an invalid message: ${check.error.issues[0]?.message ?? 'bad shape'}`);

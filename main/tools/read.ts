@@ -1,12 +1,14 @@
 /**
  * `read {path, offset?, limit?, lineNumbers?}`: a text file's content, a window of lines, capped in characters.
  * Opened through the confined layer (fs/confined.ts) and streamed from that descriptor with bounded memory.
- * Binary files are refused; images are recognised and named (tool results here are text only, so the model is
- * told to ask the person to attach it instead).
+ * Binary files are refused; images (PNG, JPEG, GIF, WebP) come back as images (X3).
  */
 import { z } from 'zod';
 import { parseArgs } from './args.js';
-import { openForRead } from './fs/confined.js';
+import { openForRead, type OpenedFile } from './fs/confined.js';
+import { imageLabel, imageMime, type ImageMime } from '../sessions/media-type.js';
+import { imageSize } from '../sessions/image-fit.js';
+import { MAX_IMAGE_BYTES } from '../sessions/attachments.js';
 import { scanLines } from './fs/lines.js';
 import { humanSize } from './text.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
@@ -38,6 +40,7 @@ export function createReadTool(opts: ReadToolOptions = {}): Tool {
     mutating: false,
     description:
       'Read a text file in the workspace. Returns its content; long files are cut with a note. ' +
+      'An image file (PNG, JPEG, GIF, WebP) is returned as an image when the model can see images. ' +
       'Use offset (1-based line) and limit (lines) to read a part of a file; lineNumbers prefixes each line ' +
       'with its number and a tab (not part of the file).',
     parameters: {
@@ -56,22 +59,23 @@ export function createReadTool(opts: ReadToolOptions = {}): Tool {
   };
 }
 
-/** Magic numbers of the image formats models accept. */
-const IMAGE_MAGIC: Array<[string, number[]]> = [
-  ['PNG', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
-  ['JPEG', [0xff, 0xd8, 0xff]],
-  ['GIF', [0x47, 0x49, 0x46, 0x38]],
-];
-
-/** 'PNG' | 'JPEG' | 'GIF' | 'WebP' when the bytes start like one, else null. */
-export function imageKind(head: Buffer): string | null {
-  for (const [kind, magic] of IMAGE_MAGIC) {
-    if (head.length >= magic.length && magic.every((b, i) => head[i] === b)) return kind;
-  }
-  if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') {
-    return 'WebP';
-  }
-  return null;
+/**
+ * X3: an image file goes to the model as an image (a vision model sees it; attachment-send.ts gives a text-only model
+ * a note with its name, type and size instead). Too large or undecodable: named, not sent.
+ */
+async function readImage(file: OpenedFile, mime: ImageMime): Promise<ToolOutput> {
+  const what = `${file.rel}: ${imageLabel(mime)} image, ${humanSize(file.stat.size)}`;
+  const details = { path: file.rel, bytes: file.stat.size, image: mime };
+  if (file.stat.size > MAX_IMAGE_BYTES) return { content: `${what} — too large to show (images up to ${humanSize(MAX_IMAGE_BYTES)})`, details };
+  const bytes = await file.handle.readFile();
+  const size = await imageSize(bytes).catch(() => undefined);
+  if (!size) return { content: `${what} — it cannot be decoded as an image, so it is not shown`, details };
+  const name = file.rel.split('/').pop() ?? file.rel;
+  return {
+    content: `${what}, ${size.width}×${size.height} px (the image follows)`,
+    details: { ...details, width: size.width, height: size.height },
+    images: [{ type: 'image', mimeType: mime, data: bytes.toString('base64'), name, bytes: bytes.length, width: size.width, height: size.height }],
+  };
 }
 
 async function runRead(rawArgs: unknown, ctx: ToolContext, cap: number): Promise<ToolOutput> {
@@ -85,13 +89,8 @@ async function runRead(rawArgs: unknown, ctx: ToolContext, cap: number): Promise
 
     const head = Buffer.alloc(BINARY_SNIFF_BYTES);
     const { bytesRead } = await file.handle.read(head, 0, BINARY_SNIFF_BYTES, 0);
-    const image = imageKind(head.subarray(0, bytesRead));
-    if (image) {
-      throw new ToolError(
-        `read: "${shown}" is a ${image} image (${humanSize(info.size)}); images cannot be returned by tools here — ` +
-          'ask the person to attach it to a message if you need to see it',
-      );
-    }
+    const image = imageMime(head.subarray(0, bytesRead));
+    if (image) return await readImage(file, image);
     if (head.subarray(0, bytesRead).includes(0)) {
       throw new ToolError(`read: "${shown}" looks like a binary file (NUL byte in the first 8 KB); it cannot be shown as text`);
     }

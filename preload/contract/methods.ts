@@ -9,6 +9,7 @@ import type { HistoryEntry, SessionExport, SessionOpened, SessionSearchHit, Sess
 import type { AppInfo, EndpointDto, ModelInfo, SettingsPatch, SettingsView } from './settings.js';
 import type { McpApprovalDto, McpServerInputDto, McpStatusDto } from './mcp.js';
 import type { CommandOutcome } from './commands.js';
+import type { AttachmentDto, PathCompletion } from './attachments.js';
 
 /** Request name → [params, result]. */
 export interface Methods {
@@ -93,6 +94,14 @@ export interface Methods {
   'mcp.import': [{ text: string }, { added: string[]; notes: string[]; status: McpStatusDto }];
   /** T3: the approval requests still waiting for an answer, as the `approval` events that asked them. */
   'approvals.list': [{ sessionKey?: string }, AgentEvent[]];
+  /** X3: stores an image or text file (base64 bytes) for a message; refused with one line for other types or sizes. */
+  'attachments.add': [{ name: string; data: string }, AttachmentDto];
+  /** X3: a stored attachment's bytes (base64), for showing it in the chat. */
+  'attachments.get': [{ id: string }, { mimeType: string; data: string }];
+  /** X3: an `@`-mentioned workspace path as an attachment — a file's text, or a folder's listing. */
+  'attachments.mention': [{ path: string }, AttachmentDto];
+  /** X3: workspace paths for an `@` in the composer (.gitignore-aware), best matches first. */
+  'workspace.complete': [{ query: string; limit?: number }, PathCompletion[]];
 }
 
 export type MethodName = keyof Methods;

@@ -1,3 +1,4 @@
+import type { AttachmentRef } from './attachments.js';
 /** D2 contract: starting a run, waiting for it and its result (`agent`, `agent.wait`, `agent.result`). */
 import type { QueueMode } from './queue.js';
 import type { CommandNameDto } from './commands.js';
@@ -38,6 +39,8 @@ export interface AgentParams {
    * is a hard error); with it off, a folder inside the workspace.
    */
   cwd?: string;
+  /** X3: images and text files attached to the message (ids from `attachments.add` / `attachments.mention`). */
+  attachments?: AttachmentRef[];
 }
 
 export interface AgentAccepted {

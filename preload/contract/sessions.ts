@@ -1,6 +1,7 @@
 /** D2 contract: the session list, transcripts as shown, search and export (`sessions.*`). */
 import type { AgentEvent } from './events.js';
 import type { BillingDto, ThinkingLevel } from './runs.js';
+import type { AttachmentDto } from './attachments.js';
 
 export interface SessionSummary {
   sessionKey: string;
@@ -59,7 +60,7 @@ export interface SessionExport {
 
 /** One displayable transcript entry. */
 export type HistoryEntry =
-  | { role: 'user'; text: string; timestamp: number }
+  | { role: 'user'; text: string; timestamp: number; attachments?: AttachmentDto[] }
   | {
       role: 'assistant';
       text: string;

@@ -11,6 +11,8 @@ export interface ModelInfo {
   contextWindow: number;
   reasoning: boolean;
   demo: boolean;
+  /** X3: the model takes images (its entry's `input` has "image"). */
+  images?: boolean;
   hasKey: boolean;
   /** E17/X4: USD per million tokens, where the price is known. */
   cost?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };

@@ -43,8 +43,14 @@ export function lastUserText(req: RecordedRequest): string {
  */
 export function trailingToolResults(req: RecordedRequest): string | null {
   if (Array.isArray(req.body?.input)) return trailingFunctionOutputs(req); // OpenAI Responses
-  const messages: unknown = req.body?.messages;
+  let messages: unknown = req.body?.messages;
   if (!Array.isArray(messages) || messages.length === 0) return null;
+  // OpenAI Chat: the images of tool results follow the `tool` messages as one user message (X3).
+  const tail = messages[messages.length - 1] as Json;
+  if (tail.role === 'user' && Array.isArray(tail.content) && textOf(tail.content).startsWith('The images the tool results above returned')) {
+    messages = messages.slice(0, -1);
+  }
+  if (!Array.isArray(messages)) return null;
   const last = messages[messages.length - 1] as Json;
   if (last.role === 'user' && Array.isArray(last.content)) {
     const results = (last.content as Json[]).filter((b) => b && b.type === 'tool_result');

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReadTool } from '../../main/tools/read.js';
 import { mkfifoSync } from '../support/mkfifo.js';
 import { ToolError, type ToolContext } from '../../main/tools/types.js';
+import { flatImage } from '../support/images.js';
 
 let root = '';
 let ws = '';
@@ -74,7 +75,6 @@ describe('read', () => {
     ['an overlong path', { path: 'a/'.repeat(2100) }, /^Path is too long \(4200 bytes; the limit is 4096\)$/],
     ['an overlong name', { path: 'n'.repeat(300) }, /^Path has a name longer than 255 bytes/],
     ['a NUL byte', { path: 'hello.txt\0.sh' }, /^Path contains a NUL byte/],
-    ['an image', { path: 'pic.png' }, /^read: "pic\.png" is a PNG image \(12 B\); images cannot be returned by tools here/],
     ['an offset past the end', { path: 'ten.txt', offset: 11 }, /^read: offset 11 is past the end of "ten\.txt" \(10 lines\)$/],
     ['no path', {}, /^read: `path` is required$/],
     ['a non-string path', { path: 3 }, /^read: `path` must be a string$/],
@@ -85,6 +85,20 @@ describe('read', () => {
     const run = readBig.execute(args, ctx());
     await expect(run).rejects.toThrow(ToolError);
     await expect(run).rejects.toThrow(message);
+  });
+
+  it('returns an image file as an image (X3), with its name, type, size and pixels in the text', async () => {
+    const png = await flatImage(40, 30, 'png');
+    await writeFile(path.join(ws, 'real.png'), png);
+    const out = await readBig.execute({ path: 'real.png' }, ctx());
+    expect(out.content).toBe(`real.png: PNG image, ${png.length} B, 40×30 px (the image follows)`);
+    expect(out.images).toEqual([{ type: 'image', mimeType: 'image/png', data: png.toString('base64'), name: 'real.png', bytes: png.length, width: 40, height: 30 }]);
+  });
+
+  it('names an image that does not decode instead of sending it', async () => {
+    const out = await readBig.execute({ path: 'pic.png' }, ctx());
+    expect(out.content).toBe('pic.png: PNG image, 12 B — it cannot be decoded as an image, so it is not shown');
+    expect(out.images).toBeUndefined();
   });
 
   it('refuses arguments that are not an object', async () => {

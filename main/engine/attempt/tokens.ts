@@ -17,7 +17,7 @@
  * Claude has no public tokenizer and counts up to ~15 % more than o200k; callers should keep headroom
  * and calibrate with the usage each response reports.
  */
-import type { AssistantBlock, Message } from '../messages.js';
+import type { AssistantBlock, Attachment, Message } from '../messages.js';
 
 // Weights in tenths of a token (integer sums: no floating-point drift before the final ceil).
 const W_ALNUM = 2;
@@ -84,12 +84,40 @@ function blockTokens(block: AssistantBlock): number {
   }
 }
 
+/** Longest side a provider works on (Anthropic 1568 px; OpenAI tiles 2048 px at about the same token count). */
+const IMAGE_SIDE = 1568;
+/** Pixels a provider works on at most (Anthropic: ~1.15 megapixels). */
+const IMAGE_MAX_PIXELS = 1_150_000;
+/** Tokens of an image of unknown size (the largest an image costs). */
+export const IMAGE_TOKENS_DEFAULT = 1534;
+
+/** X3: tokens of one image as sent: about width × height / 750 once it fits IMAGE_SIDE (Anthropic's documented rule). */
+export function imageTokens(width?: number, height?: number): number {
+  if (!width || !height) return IMAGE_TOKENS_DEFAULT;
+  const scale = Math.min(1, IMAGE_SIDE / Math.max(width, height));
+  // Anthropic also scales anything past ~1.15 megapixels down (a 1568 px square becomes ~1092 px).
+  const pixels = Math.min(width * scale * (height * scale), IMAGE_MAX_PIXELS);
+  return Math.max(1, Math.ceil(pixels / 750));
+}
+
+/** Characters of an attached text file that a request carries (attachment-send.ts caps it the same way). */
+const FILE_CHARS_SENT = 50_000;
+
+function attachmentTokens(list: readonly Attachment[] | undefined): number {
+  let sum = 0;
+  for (const a of list ?? []) {
+    if (a.type === 'image') sum += imageTokens(a.width, a.height);
+    else sum += 20 + (a.text !== undefined ? estimateTokens(a.text) : Math.ceil(Math.min(a.bytes, FILE_CHARS_SENT) / 3.5));
+  }
+  return sum;
+}
+
 export function estimateMessageTokens(message: Message): number {
   switch (message.role) {
     case 'user':
-      return MESSAGE_OVERHEAD_TOKENS + estimateTokens(message.content);
+      return MESSAGE_OVERHEAD_TOKENS + estimateTokens(message.content) + attachmentTokens(message.attachments);
     case 'toolResult':
-      return MESSAGE_OVERHEAD_TOKENS + estimateTokens(message.content);
+      return MESSAGE_OVERHEAD_TOKENS + estimateTokens(message.content) + attachmentTokens(message.images);
     case 'assistant': {
       let sum = MESSAGE_OVERHEAD_TOKENS;
       for (const block of message.content) sum += blockTokens(block);

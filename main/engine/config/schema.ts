@@ -22,6 +22,8 @@ export const modelConfigSchema = z.strictObject({
   reasoning: z.boolean().optional(),
   /** E17/X4: USD per million tokens; cache prices default to the input price. */
   cost: z.strictObject({ input: price, output: price, cacheRead: price.optional(), cacheWrite: price.optional() }).optional(),
+  /** X3: what the model takes (OpenClaw's shape): ["text"] or ["text", "image"]. */
+  input: z.array(z.enum(['text', 'image'])).min(1).optional(),
 });
 
 /** `api` and `baseUrl` may be left out only for a built-in provider (load.ts enforces it for the others). */

@@ -7,7 +7,7 @@
  */
 import type { RunResult, RunStatus } from '../../../preload/contract.js';
 import type { ModelDef, ThinkingLevel } from '../../providers/types.js';
-import type { Message } from '../messages.js';
+import type { Attachment, Message } from '../messages.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import { buildPayloads } from '../stream/payloads.js';
 import { asHookRunner } from '../attempt/hook-runner.js';
@@ -28,6 +28,8 @@ export interface RunSpec {
   sessionKey: string;
   sessionId: string;
   message: string;
+  /** X3: images and text files attached to the message (stored references). */
+  attachments?: Attachment[];
   model: ModelDef;
   /** `agent.model.fallbacks`, resolved, tried in order after the primary. */
   fallbacks?: readonly ModelDef[];
@@ -97,7 +99,13 @@ export async function executeRun(
     const promptOf = systemPrompts(deps);
     const shaped = await runPromptBuild(hooks, { prompt: spec.message, systemPrompt: await promptOf(model), messages: history.messages }, hookCtx);
     const context = shaped.prependContext?.trim();
-    const userMessage: Message = { role: 'user', content: spec.message, timestamp: deps.now(), ...(context ? { context } : {}) };
+    const userMessage: Message = {
+      role: 'user',
+      content: spec.message,
+      timestamp: deps.now(),
+      ...(context ? { context } : {}),
+      ...(spec.attachments?.length ? { attachments: spec.attachments } : {}),
+    };
     await deps.store.append(spec.sessionId, userMessage);
     void hooks.fire('message_received', { content: spec.message }, hookCtx);
     const running = runOuterLoop(

@@ -19,7 +19,7 @@ import type { Timers } from './agent-run.js';
 import type { BoundedLane, Lanes } from './lanes.js';
 import type { RunRecord, RunRegistry } from './runs.js';
 import type { SessionStore } from '../../sessions/store.js';
-import type { AssistantMessage } from '../messages.js';
+import type { AssistantMessage, Attachment } from '../messages.js';
 import { emptyUsage } from '../messages.js';
 import { createRunEmitter, type RunEmitter } from '../stream/run-emitter.js';
 import { SteerInbox } from '../attempt/steer.js';
@@ -34,6 +34,8 @@ export interface DispatchRequest {
   sessionId: string;
   acceptedAt: number;
   message: string;
+  /** X3: the message's attachments (stored references). */
+  attachments?: Attachment[];
   mode: QueueMode;
   lane?: BoundedLane;
   parent?: { runId: string; sessionKey: string };
@@ -76,6 +78,7 @@ export class Dispatcher {
       controller: new AbortController(),
       done: undefined as unknown as Promise<RunResult>,
       message: req.message,
+      ...(req.attachments?.length ? { attachments: [...req.attachments] } : {}),
       mode: req.mode,
       lane: req.lane ?? 'global',
       state: 'queued',
@@ -92,13 +95,15 @@ export class Dispatcher {
         .at(-1);
       if (target) {
         target.message = `${target.message}\n\n${req.message}`;
+        if (req.attachments?.length) target.attachments = [...(target.attachments ?? []), ...req.attachments];
         target.collected!.count++;
         target.collected!.lastAt = this.d.now();
         this.follow(record, target, 'merged');
         return record;
       }
     }
-    if (busy && req.mode === 'steer') {
+    // A message with attachments is never steered into a tool loop (a steered message is text): it runs after.
+    if (busy && req.mode === 'steer' && !req.attachments?.length) {
       const outcome = this.d.runs.queueMessage(req.sessionId, req.message, req.runId);
       if (outcome.queued) {
         this.follow(record, this.d.runs.get(outcome.runId)!, 'steered');

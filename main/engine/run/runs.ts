@@ -5,6 +5,7 @@
  * (15 s default, 100 ms floor, resolves false on timeout). Finished runs are kept (bounded) so a late
  * `agent.wait` still gets the answer.
  */
+import type { Attachment } from '../messages.js';
 import type { QueueMode, RunResult, WaitResult } from '../../../preload/contract.js';
 import type { Timers } from './agent-run.js';
 import type { BoundedLane } from './lanes.js';
@@ -25,6 +26,8 @@ export interface RunRecord {
   done: Promise<RunResult>;
   /** The text this run will send; collect mode appends to it until the run starts. */
   message?: string;
+  /** X3: what the person attached to the message (merged ones too, in order). */
+  attachments?: Attachment[];
   mode?: QueueMode;
   lane?: BoundedLane;
   state?: RunState;

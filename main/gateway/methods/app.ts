@@ -1,4 +1,5 @@
 /** Gateway methods about the app itself: `models.list` (every model, and whether a key is there for it), `app.info`. */
+import { takesImages } from '../../providers/types.js';
 import type { AuthPool } from '../../auth/pool.js';
 import type { AppConfig } from '../../engine/config/schema.js';
 import { defaultModelRef, effectiveContextTokens, listModels } from '../../engine/models.js';
@@ -30,6 +31,7 @@ export function appMethods({ config, auth, env, home, version, workspace }: AppM
             reasoning: m.reasoning,
             ...(m.cost ? { cost: m.cost } : {}),
             demo: m.api === 'demo',
+            images: takesImages(m),
             hasKey: await keyed.get(m.provider)!,
           };
         }),

@@ -68,6 +68,8 @@ export interface SessionMethodDeps {
   onPurge?: (sessionKey: string) => void | Promise<void>;
   /** Starts the `/compact` run of a session (the gateway's command). */
   compact: (sessionKey: string) => Promise<AgentAccepted>;
+  /** X3: an attachment's bytes, so an export carries the attachments it refers to. */
+  readAttachment?: (id: string) => Promise<{ mimeType: string; data: string } | undefined>;
 }
 
 export function toSummary(s: SessionEntry): SessionSummary {
@@ -270,7 +272,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
     },
     async 'sessions.export'(p) {
       const entry = await mustGet(p.sessionKey);
-      return exportSession(toSummary(entry), await history(entry), p.format);
+      return exportSession(toSummary(entry), await history(entry), p.format, deps.readAttachment);
     },
   };
 
