@@ -9,6 +9,7 @@ import { runSubagentsCommand } from './cli/subagents-command.js';
 import { runPluginsCommand } from './cli/plugins-command.js';
 import { parseCheckpointsArgs, runCheckpointsCommand } from './cli/checkpoints-command.js';
 import { runMcpCommand } from './cli/mcp-command.js';
+import { parseUsageArgs, runUsageCommand } from './cli/usage-command.js';
 import { parseMcpArgs } from './cli/mcp-args.js';
 import { EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, HELP, UsageError } from './cli/usage-error.js';
 import { describeFsError } from './cli/home-check.js';
@@ -40,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'subagents') return await runSubagentsCommand(parseSubagentsArgs(rest), io);
     if (command === 'plugins') return await runPluginsCommand(parsePluginsArgs(rest), io);
     if (command === 'checkpoints') return await runCheckpointsCommand(parseCheckpointsArgs(rest), io);
+    if (command === 'usage') return await runUsageCommand(parseUsageArgs(rest), io);
     if (command === 'mcp') return await runMcpCommand(parseMcpArgs(rest), { ...io, readStdin });
     if (command === '--version' || command === '-v') {
       io.out(`${pkg.version}\n`);

@@ -19,3 +19,4 @@ export * from './contract/ipc.js';
 export * from './contract/mcp.js';
 export * from './contract/commands.js';
 export * from './contract/attachments.js';
+export * from './contract/usage.js';

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { AgentEvent, ApprovalData, AttachmentRef, RetryData, RunResult } from '../../preload/contract.js';
+import type { AgentEvent, ApprovalData, AttachmentRef, BudgetData, RetryData, RunResult } from '../../preload/contract.js';
 import { createCliApprover, terminalPromptIo, type PromptIo } from './approve.js';
 import { createAppGateway, type AppGateway } from '../gateway/create.js';
 import type { GatewayError } from '../gateway/types.js';
@@ -162,6 +162,9 @@ function textPrinter(io: Io, verbose = false): Printer {
         if (d.command) return; // a command the gateway answered: its notice is the result
         io.err(`agentdesk: ${String(d.provider)}/${String(d.model)}${d.demo ? ' (offline demo model)' : ''}\n`);
         if (typeof d.warning === 'string') io.err(`agentdesk: warning: ${d.warning}\n`);
+      } else if (e.stream === 'budget' && (e.data as BudgetData).level === 'warning') {
+        // X4: 80 % of a budget (the stop itself is the run's error line).
+        io.err(`agentdesk: warning: ${(e.data as BudgetData).message}\n`);
       } else if (e.stream === 'retry') {
         const r = e.data as RetryData;
         if (!atLineStart) write('\n');

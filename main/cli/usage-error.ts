@@ -26,6 +26,8 @@ export const HELP = `Usage:
   agentdesk checkpoints restore --session KEY --id ID [--conversation]
                                                     (files back to before that turn; --conversation: the chat too)
   agentdesk checkpoints undo --session KEY           (takes the last restore back)
+  agentdesk usage [--json]                          (what model calls cost: total, today, this month; by chat,
+                                                    day, model and key — compaction included; USD)
   agentdesk mcp list [--json]                       (MCP servers: transport, on/off, approval, known tools)
   agentdesk mcp add NAME -- COMMAND [ARGS…]         (a stdio server; or --url URL, --json ENTRY, --from FILE;
                     [--env K=V] [--header 'K: V'] [--secret-env NAME] [--approval ask|auto|deny] [--timeout-ms N])

@@ -3,6 +3,7 @@
  * overrides its api/baseUrl and adds (or overrides, by id) models. Refs are "provider/model", split at the FIRST
  * '/' because model ids may contain '/' ("openrouter/meta-llama/llama-3.1-8b").
  */
+import { knownPrice } from '../usage/prices.js';
 import { DEMO_MODEL } from '../providers/demo.js';
 import type { AppConfig, ModelConfig, ProviderConfig } from './config/schema.js';
 import type { ApiKind, ModelCost, ModelDef } from '../providers/types.js';
@@ -113,7 +114,8 @@ function mergeModel(provider: string, api: ApiKind, baseUrl: string | undefined,
     contextWindow: m.contextWindow ?? base?.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
     maxTokens: m.maxTokens ?? base?.maxTokens ?? DEFAULT_MAX_TOKENS,
     reasoning: m.reasoning ?? base?.reasoning ?? false,
-    ...((m.cost ?? base?.cost) ? { cost: m.cost ?? base?.cost } : {}),
+    // X4: the entry's own price, else the built-in model's, else the list price of a well-known model id.
+    ...((m.cost ?? base?.cost ?? knownPrice(m.id)) ? { cost: m.cost ?? base?.cost ?? knownPrice(m.id) } : {}),
     ...((m.input ?? base?.input) ? { input: m.input ?? base?.input } : {}),
   };
 }

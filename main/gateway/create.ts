@@ -68,6 +68,11 @@ import { openCheckpoints } from '../checkpoints/open.js';
 import { AttachmentStore } from '../sessions/attachments.js';
 import { AttachmentResolver, withAttachments } from '../sessions/attachment-send.js';
 import { createAttachmentMethods } from './methods/attachments.js';
+import { Ledger } from '../usage/ledger.js';
+import { ledgerFile } from '../usage/paths.js';
+import { withBudget } from '../usage/gate.js';
+import { createUsageMethods } from './methods/usage.js';
+import type { UsageData } from '../../preload/contract.js';
 
 export interface AppGateway extends GatewayApi {
   readonly config: AppConfig;
@@ -197,6 +202,31 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const lanes = new Lanes({ maxConcurrent: config.agent.maxConcurrent, timers, now, sessionLock: sessionRunLock(store.dir) });
   const runs = new RunRegistry(timers);
   const hub = new EventHub();
+  // X4: every billed model call (the engine's `usage` events) goes into the cost ledger in the data folder.
+  const ledger = new Ledger(ledgerFile(opts.home), { onWarning: (m) => console.error(`[agentdesk] ${m}`) });
+  await ledger.refresh().catch(() => undefined);
+  hub.on((event) => {
+    if (event.stream !== 'usage') return;
+    const d = event.data as UsageData;
+    const sessionId = runs.get(event.runId)?.sessionId;
+    void ledger
+      .record({
+        ts: event.ts,
+        sessionKey: event.sessionKey,
+        ...(sessionId ? { sessionId } : {}),
+        runId: event.runId,
+        kind: d.kind,
+        provider: d.provider,
+        model: d.model,
+        profileId: d.profileId,
+        input: d.usage.input,
+        output: d.usage.output,
+        cacheRead: d.usage.cacheRead,
+        cacheWrite: d.usage.cacheWrite,
+        cost: d.cost ?? null,
+      })
+      .catch(() => undefined);
+  });
   const idempotency = new IdempotencyCache<AgentAccepted>(now);
   const demoStream = createDemoStream(opts.demoChunkDelayMs === undefined ? undefined : { chunkDelayMs: opts.demoChunkDelayMs });
   let secrets: Promise<SecretStore> | undefined;
@@ -253,7 +283,10 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   await sessions.purgeLeftovers();
 
   // Every model call (tool loop, compaction summaries, key tests) gets its attachments put back for its model (X3).
-  const streamFor = (model: ModelDef): StreamFn => withAttachments(model.api === 'demo' ? demoStream : streamFnFor(model.api), attachmentResolver);
+  // Every model call (tool loop, compaction summaries, key tests) is checked against the budgets of its run (X4), then
+  // gets its attachments put back for its model (X3).
+  const gate = { ledger, budget: () => config.agent.budget, now };
+  const streamFor = (model: ModelDef): StreamFn => withBudget(withAttachments(model.api === 'demo' ? demoStream : streamFnFor(model.api), attachmentResolver), gate);
   const attachments = createAttachmentMethods({ store: attachmentStore, workspace: () => workspace, now });
   const recoverOverflow = createRecoverOverflow({ store, tools, now, streamFnFor: streamFor, idleTimeoutMs: (m) => idleTimeoutFor(config, m) });
   /** A key of `provider` (env or keychain), for listing an endpoint's models; none is fine for local servers. */
@@ -340,6 +373,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const handlers: { [M in MethodName]: (params: unknown) => Promise<Methods[M][1]> } = {
     ...agentMethods({ accept, command, runs, idempotency }),
     ...attachments.methods,
+    ...createUsageMethods({ ledger, store, settings, budget: () => config.agent.budget, reconfigure, now }),
     ...sessions.methods,
     ...appMethods({ config, auth, env, home: opts.home, version: opts.version ?? '0.1.0', workspace: () => workspace }),
     ...queueMethods({
@@ -402,6 +436,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       await Promise.allSettled(runs.active().map((r) => r.done));
       await control.close();
       await mcp.close();
+      await ledger.flush(); // X4: the last calls' ledger lines are on disk before the process exits
       await sessions.close();
     },
   };

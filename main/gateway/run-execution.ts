@@ -29,6 +29,10 @@ import { processTable } from '../tools/processes.js';
 import type { Tool } from '../tools/types.js';
 import type { ActiveRuns } from './methods/active-runs.js';
 import { GatewayError } from './types.js';
+import { runScope } from '../usage/gate.js';
+import type { SteerInbox } from '../engine/attempt/steer.js';
+import type { RunEmitter } from '../engine/stream/run-emitter.js';
+import type { RunResult } from '../../preload/contract.js';
 import type { CommandOutcome } from '../../preload/contract.js';
 import { parseCommand } from './commands/parse.js';
 import { runCommand, type CommandDeps } from './commands/run-command.js';
@@ -124,7 +128,15 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
     emit: ctx.emit,
     now,
     timers,
-    execute: async (record, message, inbox, emitter) => {
+    // X4: every model call of the run (compaction summaries too) is checked against the budgets in this run's scope.
+    execute: (record, message, inbox, emitter) =>
+      runScope.run({ sessionKey: record.sessionKey, sessionId: record.sessionId, runId: record.runId, emit: (data) => emitter.emit('budget', data) }, () =>
+        executeRecord(record, message, inbox, emitter),
+      ),
+  });
+
+  async function executeRecord(record: RunRecord, message: string, inbox: SteerInbox, emitter: RunEmitter): Promise<RunResult> {
+    {
       const o = runOptions.get(record.runId)!;
       const hookContext = { runId: record.runId, sessionKey: record.sessionKey, sessionId: record.sessionId, workspace: o.workspace };
       // E19: before_model_resolve (then legacy before_agent_start) may switch the model for this run.
@@ -177,8 +189,8 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
         emitter,
         record.controller.signal,
       ).finally(() => processTable.endRun(record.runId)); // background commands do not outlive their run
-    },
-  });
+    }
+  }
 
   const resolveOrRefuse = (ref: string): ModelDef => {
     try {

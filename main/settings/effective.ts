@@ -39,6 +39,7 @@ export function applySettings(config: AppConfig, settings: Settings): AppConfig 
       ...(d.timeoutSeconds ? { timeoutSeconds: d.timeoutSeconds } : {}),
       ...(d.verbose !== undefined ? { verbose: d.verbose } : {}),
       ...(settings.workspace ? { workspace: settings.workspace } : {}),
+      ...(settings.budget ? { budget: settings.budget } : {}),
     },
   };
   return validateConfig(merged, 'settings.json');

@@ -7,7 +7,7 @@
  * No secret is ever stored here: key profiles hold only their id, provider and label; keys live in the keychain.
  */
 import { z } from 'zod';
-import { API_KINDS, QUEUE_MODES, THINKING_LEVELS } from '../engine/config/schema.js';
+import { API_KINDS, QUEUE_MODES, THINKING_LEVELS, budgetSchema } from '../engine/config/schema.js';
 import { mcpServerConfigSchema } from '../mcp/config.js';
 
 export const APPROVAL_MODES = ['ask', 'auto', 'deny'] as const;
@@ -63,6 +63,8 @@ export const settingsSchema = z.object({
   allowEncryptedFallback: z.boolean().default(false),
   /** X1: MCP servers added or edited in Settings (an entry replaces a config.json server of the same name); secrets in the keychain. */
   mcpServers: z.record(z.string(), mcpServerConfigSchema).default({}),
+  /** X4: budgets set in Settings › Usage (replace config.json's agent.budget when present). */
+  budget: budgetSchema.optional(),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -4,8 +4,9 @@ import type { CheckpointData } from './checkpoints.js';
 import type { QueueData } from './queue.js';
 import type { FailoverReasonDto, RunResult, UsageDto } from './runs.js';
 import type { CommandNameDto } from './commands.js';
+import type { BudgetData } from './usage.js';
 
-export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction' | 'retry' | 'queue' | 'approval' | 'checkpoint' | 'usage';
+export type StreamName = 'lifecycle' | 'assistant' | 'thinking' | 'tool' | 'compaction' | 'retry' | 'queue' | 'approval' | 'checkpoint' | 'usage' | 'budget';
 
 /** Payloads per stream. */
 export type LifecycleData =
@@ -105,6 +106,6 @@ export interface AgentEvent {
   /** Gapless per run, starting at 0. */
   seq: number;
   stream: StreamName;
-  data: LifecycleData | AssistantData | ThinkingData | ToolData | CompactionData | RetryData | QueueData | ApprovalData | CheckpointData | UsageData;
+  data: LifecycleData | AssistantData | ThinkingData | ToolData | CompactionData | RetryData | QueueData | ApprovalData | CheckpointData | UsageData | BudgetData;
   ts: number;
 }

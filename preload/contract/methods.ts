@@ -10,6 +10,7 @@ import type { AppInfo, EndpointDto, ModelInfo, SettingsPatch, SettingsView } fro
 import type { McpApprovalDto, McpServerInputDto, McpStatusDto } from './mcp.js';
 import type { CommandOutcome } from './commands.js';
 import type { AttachmentDto, PathCompletion } from './attachments.js';
+import type { BudgetDto, BudgetNameDto, UsageReportDto } from './usage.js';
 
 /** Request name → [params, result]. */
 export interface Methods {
@@ -102,6 +103,10 @@ export interface Methods {
   'attachments.mention': [{ path: string }, AttachmentDto];
   /** X3: workspace paths for an `@` in the composer (.gitignore-aware), best matches first. */
   'workspace.complete': [{ query: string; limit?: number }, PathCompletion[]];
+  /** X4: the cost ledger added up (total, today, this month; by chat, day, model and key) and the budgets. */
+  'usage.summary': [Record<string, never>, UsageReportDto];
+  /** X4: budgets in settings.json (null removes one); returns the budgets in force. */
+  'usage.setBudget': [{ [K in BudgetNameDto]?: number | null }, BudgetDto];
 }
 
 export type MethodName = keyof Methods;

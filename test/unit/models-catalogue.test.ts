@@ -55,11 +55,11 @@ describe('resolveModel', () => {
     ['demo/agent', { provider: 'demo', id: 'agent', api: 'demo', contextWindow: 200_000, maxTokens: 8192, reasoning: true, cost: { input: 0, output: 0 } }],
     [
       'anthropic/claude-sonnet-4-5',
-      { provider: 'anthropic', id: 'claude-sonnet-4-5', api: 'anthropic', baseUrl: 'https://api.anthropic.com', contextWindow: 200_000, maxTokens: 16_384, reasoning: true, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
+      { provider: 'anthropic', id: 'claude-sonnet-4-5', api: 'anthropic', baseUrl: 'https://api.anthropic.com', contextWindow: 200_000, maxTokens: 16_384, reasoning: true, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, input: ['text', 'image'] },
     ],
     [
       'openai/gpt-4o',
-      { provider: 'openai', id: 'gpt-4o', api: 'openai-chat', baseUrl: 'https://api.openai.com/v1', contextWindow: 128_000, maxTokens: 16_384, reasoning: false, cost: { input: 2.5, output: 10, cacheRead: 1.25 } },
+      { provider: 'openai', id: 'gpt-4o', api: 'openai-chat', baseUrl: 'https://api.openai.com/v1', contextWindow: 128_000, maxTokens: 16_384, reasoning: false, cost: { input: 2.5, output: 10, cacheRead: 1.25 }, input: ['text', 'image'] },
     ],
     ['openai/gpt-4.1', expect.objectContaining({ contextWindow: 1_047_576, reasoning: false })],
     ['openai/o4-mini', expect.objectContaining({ contextWindow: 200_000, reasoning: true })],
@@ -72,10 +72,10 @@ describe('resolveModel', () => {
     ['local/qwen3:8b', { provider: 'local', id: 'qwen3:8b', api: 'openai-chat', baseUrl: 'http://127.0.0.1:11434/v1', contextWindow: 32768, maxTokens: 8192, reasoning: true }],
     ['local/meta/llama-3', { provider: 'local', id: 'meta/llama-3', api: 'openai-chat', baseUrl: 'http://127.0.0.1:11434/v1', contextWindow: 128_000, maxTokens: 8192, reasoning: false }],
     // a built-in name overrides baseUrl for every model, overrides a model by id (unstated fields from the built-in)…
-    ['anthropic/claude-haiku-4-5', { provider: 'anthropic', id: 'claude-haiku-4-5', api: 'anthropic', baseUrl: 'http://127.0.0.1:9999', contextWindow: 200_000, maxTokens: 4096, reasoning: true, cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } }],
+    ['anthropic/claude-haiku-4-5', { provider: 'anthropic', id: 'claude-haiku-4-5', api: 'anthropic', baseUrl: 'http://127.0.0.1:9999', contextWindow: 200_000, maxTokens: 4096, reasoning: true, cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, input: ['text', 'image'] }],
     ['anthropic/claude-opus-4-1', expect.objectContaining({ baseUrl: 'http://127.0.0.1:9999', maxTokens: 32_000 })],
-    // …and adds models, with the generic defaults
-    ['anthropic/claude-3-7-sonnet', { provider: 'anthropic', id: 'claude-3-7-sonnet', api: 'anthropic', baseUrl: 'http://127.0.0.1:9999', contextWindow: 128_000, maxTokens: 8192, reasoning: false }],
+    // …and adds models, with the generic defaults (X4: a well-known id gets its list price; X3: text only unless said)
+    ['anthropic/claude-3-7-sonnet', { provider: 'anthropic', id: 'claude-3-7-sonnet', api: 'anthropic', baseUrl: 'http://127.0.0.1:9999', contextWindow: 128_000, maxTokens: 8192, reasoning: false, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }],
     // api override keeps the built-in baseUrl
     ['openai/gpt-4o', expect.objectContaining({ api: 'openai-responses', baseUrl: 'https://api.openai.com/v1' })],
   ])('configured %s', (ref, expected) => {

@@ -64,6 +64,13 @@ export const approvalsConfigSchema = z.strictObject({
   timeoutSeconds: positiveNumber.default(300),
 });
 
+/** X4: budgets in USD (a run stops before a model call once one is reached). */
+export const budgetSchema = z.strictObject({
+  perChatUsd: positiveNumber.optional(),
+  perDayUsd: positiveNumber.optional(),
+  perMonthUsd: positiveNumber.optional(),
+});
+
 export const agentConfigSchema = z.strictObject({
   model: z
     .strictObject({
@@ -85,6 +92,8 @@ export const agentConfigSchema = z.strictObject({
   network: z.boolean().default(true),
   approvals: approvalsConfigSchema.prefault({}),
   workspace: nonEmpty.optional(),
+  /** X4: spending limits in USD, checked before each model call (main/usage/budget.ts). */
+  budget: budgetSchema.optional(),
 });
 
 /** E19: plugins in `<home>/plugins/<name>/` stay off until their folder name is listed here. */

@@ -300,6 +300,8 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
       }
       if (signal.aborted) return outcome(signal.reason);
       const rawError = result ? result.error : new RunFailedError(`The key of ${profileId} is no longer available.`);
+      // X4: a budget stop is no provider failure: no retry, no other key or model, no cooldown for the key.
+      if ((rawError as Error | undefined)?.name === 'BudgetExceededError') return outcome(rawError);
       const classified: ClassifiedError = classifyError(rawError, deps.now());
       const failed: Tried = { model, profileId, reason: classified.reason, message: classified.message };
       tried.push(failed);
