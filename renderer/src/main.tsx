@@ -7,6 +7,8 @@ import { startCheckpoints } from './checkpoints/checkpoint-store.js';
 import { startSessions } from './store/sessions-store.js';
 import { connectSettings } from './store/settings-store.js';
 import { connectMcp } from './mcp/mcp-store.js';
+import { connectAttachments } from './attachments/attach-store.js';
+import { startUsage } from './usage/usage-store.js';
 import { pickTransport } from './transport/pick.js';
 import { preloadHighlighter } from './lib/highlight.js';
 import { initTheme } from './lib/theme.js';
@@ -27,6 +29,8 @@ if ('error' in transport) {
   startCheckpoints(transport.api);
   connectSettings(transport.api);
   connectMcp(transport.api);
+  connectAttachments(transport.api);
+  startUsage(transport.api);
   setSessionReady(startChat(transport).then(() => startSessions(transport)));
   preloadHighlighter();
   root.render(

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { BudgetActions } from '../usage/BudgetActions.js';
 import { describeError } from '../lib/errors.js';
 import { formatTokens } from '../lib/format.js';
 import { costOf, formatCost } from '../lib/prices.js';
@@ -42,7 +43,9 @@ function RunError({ turn }: { turn: AssistantTurn }) {
       </span>
       <span className="run-error-actions">
         {view.actions.map((a) =>
-          a === 'retry' ? (
+          a === 'budget' && view.budget ? (
+            <BudgetActions key={a} budget={view.budget} />
+          ) : a === 'retry' ? (
             <button key={a} type="button" className="btn btn-small" onClick={() => void retryRun(turn.id)}>
               Retry
             </button>

@@ -1,6 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { activeRun, editLastMessage, sendMessage, stopRun, useChat } from '../store/chat-store.js';
 import { QueueChips } from './QueueChips.js';
+import { addFiles, restoreAttachments, takeAttachments, useAttach } from '../attachments/attach-store.js';
+import { AttachmentTray } from '../attachments/AttachmentTray.js';
+import { MentionMenu } from '../attachments/MentionMenu.js';
+import { useFileDrop, useMention } from '../attachments/use-composer-attach.js';
+import '../attachments/attachments.css';
 
 const OFFLINE_TEXT: Record<string, string> = {
   connecting: 'Reconnecting…',
@@ -22,7 +27,13 @@ export function Composer() {
   const editRequest = useChat((s) => s.editRequest);
   const sessionKey = useChat((s) => s.sessionKey);
   const online = connection === 'open';
-  const canSend = text.trim() !== '' && !sending && online;
+  // X3: attachments (paste, drop, Attach, @-mentions) ride with the message.
+  const attached = useAttach((s) => s.items.length);
+  const uploading = useAttach((s) => s.uploading > 0);
+  const drop = useFileDrop();
+  const mention = useMention(text, setText, box);
+  const picker = useRef<HTMLInputElement>(null);
+  const canSend = (text.trim() !== '' || attached > 0) && !uploading && !sending && online;
 
   useEffect(() => {
     if (editRequest) {
@@ -36,13 +47,18 @@ export function Composer() {
     e?.preventDefault();
     if (!canSend) return;
     const draft = text;
+    const attachments = takeAttachments();
     setText('');
-    if (!(await sendMessage(draft))) setText(draft); // the gateway refused it: the draft comes back
+    if (!(await sendMessage(draft, attachments))) {
+      setText(draft); // the gateway refused it: the draft comes back
+      restoreAttachments(attachments);
+    }
     box.current?.focus();
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
     if (e.nativeEvent.isComposing) return;
+    if (mention.onKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       void submit();
@@ -52,8 +68,17 @@ export function Composer() {
   };
 
   return (
-    <form className="composer" onSubmit={(e) => void submit(e)} aria-busy={sending}>
+    <form
+      className={`composer${drop.over ? ' drag-over' : ''}`}
+      onSubmit={(e) => void submit(e)}
+      aria-busy={sending}
+      onDragOver={drop.onDragOver}
+      onDragLeave={drop.onDragLeave}
+      onDrop={drop.onDrop}
+    >
       <QueueChips />
+      <AttachmentTray />
+      <MentionMenu items={mention.items} active={mention.active} onPick={mention.pick} />
       {!online && (
         <div className={`offline offline-${connection}`} role="status" data-testid="offline">
           {connection !== 'unauthorized' && <span className="spinner" aria-hidden="true" />}
@@ -68,10 +93,29 @@ export function Composer() {
           placeholder={running ? 'Queue a follow-up…' : 'Message the assistant…  (Enter to send, Shift+Enter for a new line)'}
           value={text}
           rows={Math.min(8, Math.max(2, text.split('\n').length))}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            mention.update();
+          }}
           onKeyDown={onKeyDown}
+          onPaste={drop.onPaste}
+          onClick={mention.update}
         />
         <div className="composer-actions">
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            data-testid="attach-input"
+            onChange={(e) => {
+              void addFiles([...(e.target.files ?? [])]);
+              e.target.value = '';
+            }}
+          />
+          <button type="button" className="btn" title="Attach images or text files (or paste / drop them here)" onClick={() => picker.current?.click()}>
+            Attach
+          </button>
           {running && (
             <button type="button" className="btn btn-stop" onClick={() => void stopRun()} title="Stop (Esc)">
               Stop

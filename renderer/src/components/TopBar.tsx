@@ -3,6 +3,8 @@ import { useNarrow } from '../lib/media.js';
 import { showView, toggleSidebar, useSessions } from '../store/sessions-store.js';
 import { folderName } from './frame/format.js';
 import { ContextMeter } from './ContextMeter.js';
+import { ChatCost } from '../usage/ChatCost.js';
+import '../usage/usage.css';
 import { ModelPicker, ProfileCooldowns, ThinkingPicker } from './ModelPicker.js';
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', open: 'Connected', closed: 'Reconnecting…', unauthorized: 'Link expired' } as const;
@@ -13,6 +15,7 @@ export function TopBar() {
   const kind = useChat((s) => s.transportKind);
   const narrow = useNarrow();
   const open = useSessions((s) => (narrow ? s.drawer : s.sidebar === 'open'));
+  const sessionKey = useChat((s) => s.sessionKey);
   return (
     <header className="topbar">
       <div className="brand">
@@ -39,6 +42,7 @@ export function TopBar() {
         <ThinkingPicker />
         <ProfileCooldowns />
         <ContextMeter />
+        {sessionKey && <ChatCost sessionKey={sessionKey} className="chat-cost-header" />}
         <button type="button" className="icon-btn topbar-settings" aria-label="Settings" title="Settings (Ctrl/Cmd+,)" onClick={() => showView('settings')}>
           ⚙
         </button>

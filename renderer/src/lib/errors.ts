@@ -3,10 +3,12 @@
  * Works on the text alone, so a live error and the same error read back from the transcript look the same.
  */
 
-export type ErrorAction = 'retry' | 'settings' | 'switch-model';
+export type ErrorAction = 'retry' | 'settings' | 'switch-model' | 'budget';
 
 export interface ErrorView {
-  kind: 'key' | 'rate' | 'network' | 'context' | 'model' | 'other';
+  kind: 'key' | 'rate' | 'network' | 'context' | 'model' | 'budget' | 'other';
+  /** X4: the budget that stopped the run (kind 'budget'). */
+  budget?: 'perChatUsd' | 'perDayUsd' | 'perMonthUsd';
   /** One line: the first line of the message, without a trailing provider dump. */
   line: string;
   actions: ErrorAction[];
@@ -27,6 +29,8 @@ const RULES: [RegExp, ErrorView['kind'], ErrorAction[]][] = [
 
 export function describeError(text: string): ErrorView {
   const line = (text.split('\n')[0] ?? '').trim() || 'The run ended with an error.';
+  const budget = /^Budget reached: agent\.budget\.(perChatUsd|perDayUsd|perMonthUsd)\b/.exec(line);
+  if (budget) return { kind: 'budget', line, actions: ['budget'], budget: budget[1] as ErrorView['budget'] };
   for (const [re, kind, actions] of RULES) if (re.test(text)) return { kind, line, actions };
   return { kind: 'other', line, actions: ['retry', 'switch-model'] };
 }

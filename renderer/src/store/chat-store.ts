@@ -2,6 +2,8 @@
  * The chat store (zustand). Transport events are fed in OUTSIDE React through a per-frame batcher; components
  * only select slices. Actions talk to the transport; the gateway validates everything they send.
  */
+import type { AttachmentDto } from '../../../preload/contract.js';
+import { refsOf } from '../attachments/attach-store.js';
 import { create } from 'zustand';
 import type { AgentEvent, AppInfo, CommandOutcome, MethodName, ModelInfo, ProfileStatus, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
 import type { ConnectionStatus, RendererTransport } from '../transport/types.js';
@@ -216,6 +218,7 @@ async function deliver(turn: UserTurn): Promise<boolean> {
       ...(model ? { model } : {}),
       ...(thinking ? { thinking } : {}),
       ...(key ? { idempotencyKey: key } : {}),
+      ...(turn.attachments?.length ? { attachments: refsOf(turn.attachments) } : {}),
     });
     batcher.flushNow();
     useChat.setState((s) => ({
@@ -265,17 +268,19 @@ async function runCommandNow(text: string): Promise<boolean> {
 }
 
 /** Sends a message. False (and the caller keeps the draft) only when the gateway refused it. */
-export async function sendMessage(text: string): Promise<boolean> {
-  const trimmed = text.trim();
+export async function sendMessage(text: string, attachments: AttachmentDto[] = []): Promise<boolean> {
+  // X3: a message may be attachments only; the model still gets a line of text with them.
+  const trimmed = text.trim() || (attachments.length ? `(${attachments.map((a) => a.name).join(', ')})` : '');
   if (!transport || trimmed === '' || useChat.getState().connection !== 'open') return false;
   await sessionReady; // the app frame is still choosing which chat to show
   await navigationsDone(); // …or switching to another one
-  if (trimmed.startsWith('/') && (await runCommand(trimmed))) return true;
+  if (attachments.length === 0 && trimmed.startsWith('/') && (await runCommand(trimmed))) return true;
   const turn: UserTurn = {
     kind: 'user',
     id: `u${++userSeq}`,
     text: trimmed,
     ts: Date.now(),
+    ...(attachments.length ? { attachments } : {}),
     pending: { idempotencyKey: `ui-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}` },
   };
   useChat.setState((s) => ({ sending: true, error: undefined, turns: [...s.turns, turn] }));

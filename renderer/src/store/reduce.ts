@@ -226,7 +226,7 @@ export function historyToTurns(entries: HistoryEntry[]): Turn[] {
     }
     if (entry.role === 'user') {
       current = undefined;
-      turns.push({ kind: 'user', id: `h${i}`, text: entry.text, ts: entry.timestamp });
+      turns.push({ kind: 'user', id: `h${i}`, text: entry.text, ts: entry.timestamp, ...(entry.attachments?.length ? { attachments: entry.attachments } : {}) });
       return;
     }
     if (!current) {

@@ -1,5 +1,5 @@
 /** View model of the chat: what the components render. */
-import type { CompactionData, QueueMode, RetryData, UsageDto } from '../../../preload/contract.js';
+import type { AttachmentDto, CompactionData, QueueMode, RetryData, UsageDto } from '../../../preload/contract.js';
 
 export type ToolStatus = 'running' | 'ok' | 'error';
 
@@ -36,6 +36,8 @@ export interface UserTurn {
   pending?: { idempotencyKey: string };
   /** The run this message started (once accepted). */
   runId?: string;
+  /** X3: what the message carried (images, files, @-mentions). */
+  attachments?: AttachmentDto[];
 }
 
 export interface AssistantTurn {

@@ -21,6 +21,7 @@ import { CheckpointsUsage } from '../../checkpoints/CheckpointsUsage.js';
 import { McpSection } from '../../mcp/McpSection.js';
 import { CopyButton } from '../CopyButton.js';
 import { setTheme, THEME_CHOICES, useTheme, type ThemeChoice } from '../../lib/theme.js';
+import { UsageSection } from '../../usage/UsageSection.js';
 
 const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high'];
 const QUEUE: QueueMode[] = ['followup', 'collect', 'steer', 'interrupt'];
@@ -53,6 +54,7 @@ export function Settings() {
           <ProvidersSection />
           <DefaultsSection />
           <CheckpointsUsage />
+          <UsageSection />
           <McpSection />
           <AppearanceSection />
           <p className="muted settings-file">Stored in {view.file}. Keys are never stored there.</p>

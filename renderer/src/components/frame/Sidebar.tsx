@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { ChatCost } from '../../usage/ChatCost.js';
 import type { SessionSummary } from '../../../../preload/contract.js';
 import { useChat } from '../../store/chat-store.js';
 import { deleteSession, exportSession, newChat, openSession, renameSession, searchSessions, setInstructions, useSessions } from '../../store/sessions-store.js';
@@ -71,6 +72,7 @@ function SessionRow({ session, snippet }: { session: SessionSummary; snippet?: s
             {session.model ? <span>{session.model === 'demo/agent' ? 'Demo' : session.model}</span> : null}
             <span title={new Date(session.updatedAt).toLocaleString()}>{relativeTime(session.updatedAt)}</span>
             <span>{tokenCount(session.usage.total)}</span>
+            <ChatCost sessionKey={session.sessionKey} />
           </span>
           {snippet && <span className="session-snippet muted" data-testid="session-snippet">{snippet}</span>}
         </button>
