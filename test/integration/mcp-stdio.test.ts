@@ -26,7 +26,9 @@ const everything = (marker: string, extra: Record<string, unknown> = {}) => ({
 });
 
 async function home(servers: Record<string, unknown>, model = 'fakeant/claude-fake') {
-  return homeWith(fakeProvidersConfig(fakes, { extra: { mcpServers: servers, agent: { model: { primary: model } } } }), 'mcp-home');
+  // The fake Claude takes images (X3: a model entry says so), so an MCP image result is sent as one.
+  const models = { fakeant: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096, input: ['text', 'image'] as never }] };
+  return homeWith(fakeProvidersConfig(fakes, { models, extra: { mcpServers: servers, agent: { model: { primary: model } } } }), 'mcp-home');
 }
 
 type Event = { stream: string; data: Record<string, unknown> };
