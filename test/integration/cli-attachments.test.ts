@@ -174,6 +174,7 @@ describe('the transcript', () => {
     const id = index.sessions[session]!.sessionId;
     const size = (await stat(join(sessions, `${id}.jsonl`))).size;
     expect(size).toBeLessThan(20_000);
+    console.log(`transcript after 6 turns with a ${mb.length}-byte image: ${size} bytes`);
     // The 6th request still shows the model the photo (fitted: 600 px is within Anthropic's limit, so unchanged).
     const first = lastBody(fakes.anthropic.requests).messages[0];
     expect(first.content[0].type).toBe('image');

@@ -69,6 +69,8 @@ describe('electron-builder config', () => {
     expect(config.files).toContain('out/**/*');
     expect(config.extraMetadata.main).toBe(pkg.main);
     expect(config.asarUnpack).toContain('**/node_modules/keytar/**');
+    // X3: sharp's binding and the libvips it loads (from @img/*) must be real files for dlopen.
+    expect(config.asarUnpack).toEqual(expect.arrayContaining(['**/node_modules/sharp/**', '**/node_modules/@img/**']));
     expect(pkg.optionalDependencies.keytar).toBeDefined();
     expect(pkg.scripts.dist).toMatch(/electron-builder --config electron-builder\.json/);
     expect(pkg.scripts.start).toBe('node scripts/start.mjs');
