@@ -174,3 +174,23 @@ describe('the store and the resolver', () => {
     expect((await attachments.read(sha)).equals(png)).toBe(true);
   });
 });
+
+describe('renderer: the @ being typed, and a budget stop as actions', async () => {
+  const { mentionAt } = await import('../../renderer/src/attachments/attach-store.js');
+  const { describeError } = await import('../../renderer/src/lib/errors.js');
+  it.each([
+    ['@', 1, { start: 0, query: '' }],
+    ['see @src/ma', 11, { start: 4, query: 'src/ma' }],
+    ['mail me@home', 12, undefined], // an address, not a mention
+    ['@a b', 4, undefined], // the caret is past the mention
+    ['x @a @b', 5, undefined],
+  ])('mentionAt(%j, %i)', (text, caret, want) => expect(mentionAt(text, caret)).toEqual(want));
+
+  it('a budget line offers the budget actions', () => {
+    expect(describeError('Budget reached: agent.budget.perDayUsd is $1.00 and today has spent $1.20; the model was not called.')).toMatchObject({
+      kind: 'budget',
+      budget: 'perDayUsd',
+      actions: ['budget'],
+    });
+  });
+});
