@@ -76,6 +76,17 @@ describe('the cost ledger and agentdesk usage', () => {
     expect(text.stdout).toContain('fakeant/claude-fake');
   }, 180_000);
 
+  it('a silent reply (NO_REPLY) is billed like any other call', async () => {
+    const home = await homeFor();
+    fakes.anthropic.setDefault({ text: 'NO_REPLY', usage: USAGE });
+    const r = await agent(home, 'silent', 'Only answer if needed.');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const u = JSON.parse((await runCli(['usage', '--json', '--home', home], { env })).stdout);
+    expect(u.total).toMatchObject({ calls: 1, input: 1000, output: 100, cacheRead: 2000 });
+    expect(u.total.usd).toBeCloseTo(CALL_USD, 10);
+  }, 60_000);
+
   it('agent.budget.perChatUsd tiny: the second run is refused before any request — exit 1, one line naming the budget', async () => {
     const home = await homeFor({ budget: { perChatUsd: 0.001 } });
     fakes.anthropic.setDefault({ text: 'First answer.', usage: USAGE });
