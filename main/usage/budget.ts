@@ -38,7 +38,6 @@ export function checkBudgets(budget: BudgetConfig | undefined, spent: Spent): { 
 
 /** "$0.0123": cents for larger amounts, four decimals below a dollar (small budgets stay readable). */
 export function usd(n: number): string {
-  if (n >= 100) return `$${n.toFixed(2)}`;
   if (n >= 1) return `$${n.toFixed(2)}`;
   if (n === 0) return '$0';
   return `$${n.toFixed(4)}`;

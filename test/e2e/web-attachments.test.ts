@@ -2,7 +2,7 @@
  * X3/X4 in the window, in Debian Chromium against the real gateway (`out/main/web.js`), the real Anthropic SDK and
  * the fake server (issue 19 "Done when"): an image pasted into the composer is sent — it shows in the chat and
  * reaches the fake as an image block; `@` completes a workspace file and attaches it; the Usage page in Settings
- * shows what the chat cost; a budget stop shows its actions ("Raise budget", "Open settings") and raising it lets
+ * shows what the chat cost; 80 % of a budget shows a warning above the message box; a budget stop shows its actions ("Raise budget", "Open settings") and raising it lets
  * the chat go on.
  */
 import { writeFileSync } from 'node:fs';
@@ -99,7 +99,24 @@ describe('attachments, usage and budgets in the window', () => {
     expect(await usage.getByTestId('usage-by-chat').textContent()).toContain('What is this?');
     expect(await usage.getByTestId('usage-by-model').textContent()).toContain('fake/claude-fake');
 
-    // 4. A per-chat budget below what the chat spent: the next message stops before any request, with its actions.
+    // 4. A per-chat budget 81 % spent: the next message warns above the message box, and the run goes on.
+    await usage.getByTestId('budget-perChatUsd').fill('0.011');
+    await usage.getByRole('button', { name: 'Save budgets' }).click();
+    await usage.getByText('Budgets saved.').waitFor();
+    await page.getByRole('button', { name: 'Back to chat' }).click();
+    fake.enqueue({ text: 'Still within it.', usage: USAGE });
+    await page.getByLabel('Message').fill('Still fine?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const warned = page.getByTestId('assistant-message').nth(2);
+    await expect.poll(() => warned.getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
+    const warning = page.getByTestId('budget-warning');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('Budget warning: 81 % of agent.budget.perChatUsd ($0.0110) used: this chat has spent $0.0090.');
+    await page.screenshot({ path: join(RESULTS, 'budget-warning.png') });
+    await expect.poll(() => page.locator('.chat-cost-header').textContent(), { timeout: 10_000 }).toBe('$0.01'); // cents from a cent on
+
+    // 5. A per-chat budget below what the chat spent: the next message stops before any request, with its actions.
+    await warning.getByRole('button', { name: 'Open settings' }).click();
     await usage.getByTestId('budget-perChatUsd').fill('0.005');
     await usage.getByRole('button', { name: 'Save budgets' }).click();
     await usage.getByText('Budgets saved.').waitFor();
@@ -108,10 +125,11 @@ describe('attachments, usage and budgets in the window', () => {
     const before = fake.requests.length;
     await page.getByLabel('Message').fill('One more?');
     await page.getByRole('button', { name: 'Send' }).click();
-    const third = page.getByTestId('assistant-message').nth(2);
+    expect(await page.getByTestId('budget-warning').count()).toBe(0); // a budget changed: the old warning is gone
+    const third = page.getByTestId('assistant-message').nth(3);
     await expect.poll(() => third.getAttribute('data-status'), { timeout: 15_000 }).toBe('error');
     expect(await third.locator('.run-error-line').textContent()).toBe(
-      'Budget reached: agent.budget.perChatUsd is $0.0050 and this chat has spent $0.0090; the model was not called. Raise the budget (Settings › Usage or config.json) to go on.',
+      'Budget reached: agent.budget.perChatUsd is $0.0050 and this chat has spent $0.0135; the model was not called. Raise the budget (Settings › Usage or config.json) to go on.',
     );
     expect(fake.requests.length).toBe(before);
     await third.getByRole('button', { name: 'Open settings' }).waitFor();
@@ -124,7 +142,7 @@ describe('attachments, usage and budgets in the window', () => {
     fake.enqueue({ text: 'Going on.', usage: USAGE });
     await page.getByLabel('Message').fill('Now?');
     await page.getByRole('button', { name: 'Send' }).click();
-    const fourth = page.getByTestId('assistant-message').nth(3);
+    const fourth = page.getByTestId('assistant-message').nth(4);
     await expect.poll(() => fourth.getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
 
     // "Open settings" lands on the Usage section.
@@ -140,6 +158,17 @@ describe('attachments, usage and budgets in the window', () => {
     const png = await flatImage(1200, 900, 'jpeg');
     await page.getByTestId('attach-input').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: png });
     await page.getByTestId('attach-tray').getByText('photo.jpg').waitFor();
+    // A file dropped on the message box joins the tray too.
+    const gif = await flatImage(20, 10, 'gif');
+    await page.evaluate(async (b64) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'dropped.gif', { type: 'image/gif' }));
+      const form = document.querySelector('form.composer')!;
+      form.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      form.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, gif.toString('base64'));
+    await page.getByTestId('attach-tray').getByText('dropped.gif').waitFor();
+    expect(await page.getByTestId('attach-tray').getByTestId('attachment-chip').count()).toBe(2);
     await page.getByLabel('Message').pressSequentially('@src/');
     await page.getByTestId('mention-menu').getByText('src/index.js').waitFor();
     await page.keyboard.press('ArrowDown'); // past the folder itself (Enter on it would attach its listing)

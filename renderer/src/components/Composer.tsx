@@ -6,6 +6,8 @@ import { AttachmentTray } from '../attachments/AttachmentTray.js';
 import { MentionMenu } from '../attachments/MentionMenu.js';
 import { useFileDrop, useMention } from '../attachments/use-composer-attach.js';
 import '../attachments/attachments.css';
+import { BudgetWarning } from '../usage/BudgetWarning.js';
+import '../usage/usage.css';
 
 const OFFLINE_TEXT: Record<string, string> = {
   connecting: 'Reconnecting…',
@@ -77,6 +79,7 @@ export function Composer() {
       onDrop={drop.onDrop}
     >
       <QueueChips />
+      <BudgetWarning sessionKey={sessionKey} />
       <AttachmentTray />
       <MentionMenu items={mention.items} active={mention.active} onPick={mention.pick} />
       {!online && (

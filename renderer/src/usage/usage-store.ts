@@ -11,7 +11,7 @@ interface UsageState {
   /** USD per session key (the sidebar and the chat header). */
   byChat: Record<string, number>;
   /** The latest budget warning (shown once, under the chat). */
-  warning?: BudgetData & { runId: string };
+  warning?: BudgetData & { runId: string; sessionKey: string };
   note?: { kind: 'error' | 'ok'; text: string };
 }
 
@@ -40,7 +40,7 @@ export function startUsage(a: AgentDeskApi): void {
   a.onEvent((event) => {
     if (event.stream === 'budget') {
       const data = event.data as BudgetData;
-      if (data.level === 'warning') useUsage.setState({ warning: { ...data, runId: event.runId } });
+      if (data.level === 'warning') useUsage.setState({ warning: { ...data, runId: event.runId, sessionKey: event.sessionKey } });
     }
     const phase = (event.data as { phase?: string }).phase;
     if (event.stream === 'usage' || (event.stream === 'lifecycle' && (phase === 'end' || phase === 'error'))) {
@@ -54,7 +54,7 @@ export async function setBudget(patch: { [K in keyof BudgetDto]?: number | null 
   if (!api) return false;
   try {
     await api.request('usage.setBudget', patch);
-    useUsage.setState({ note: { kind: 'ok', text: 'Budgets saved.' } });
+    useUsage.setState({ note: { kind: 'ok', text: 'Budgets saved.' }, warning: undefined }); // the next call warns again if still near
     await loadUsage();
     return true;
   } catch (err) {
