@@ -71,6 +71,8 @@ import { createAttachmentMethods } from './methods/attachments.js';
 import { Ledger } from '../usage/ledger.js';
 import { ledgerFile } from '../usage/paths.js';
 import { withBudget } from '../usage/gate.js';
+import { randomUUID } from 'node:crypto';
+import { costOf } from '../engine/attempt/usage.js';
 import { createUsageMethods } from './methods/usage.js';
 import type { UsageData } from '../../preload/contract.js';
 
@@ -320,6 +322,24 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     ...(opts.openFallbackSecrets ? { openFallback: opts.openFallbackSecrets } : {}),
     streamFor,
     now,
+    // X4: a key test's tokens are billed like any call (no chat: in the totals, by day, model and key).
+    onTestUsage: ({ model, profileId, usage }) =>
+      void ledger
+        .record({
+          ts: now(),
+          sessionKey: '',
+          runId: `key-test-${randomUUID()}`, // one line each (the ledger tells its own lines from others' by run id)
+          kind: 'key-test',
+          provider: model.provider,
+          model: model.id,
+          profileId,
+          input: usage.input,
+          output: usage.output,
+          cacheRead: usage.cacheRead,
+          cacheWrite: usage.cacheWrite,
+          cost: costOf(usage, model.cost) ?? null,
+        })
+        .catch(() => undefined),
   });
 
   const { dispatcher, accept, command } = createRunExecution({

@@ -1,7 +1,8 @@
 /**
  * X4: the cost ledger — one line per model call, every call the engine bills (each call of the tool loop, failed ones
  * that reported tokens, compaction summaries, `/compact`, silent NO_REPLY turns: the engine's `usage` events, E17), in
- * `<home>/usage/ledger.jsonl`. The cost is the one computed when the call was made (at the model entry's price then).
+ * `<home>/usage/ledger.jsonl` — and the key tests of Settings (kind `key-test`, in no chat). The cost is the one
+ * computed when the call was made (at the model entry's price then).
  *
  * Crash-safe: append-only; each line is written with one `write` on an O_APPEND descriptor; a torn last line (a
  * crash mid-write) is skipped when read and cut off before the next append, so nothing complete is ever lost.

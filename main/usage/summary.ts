@@ -65,8 +65,9 @@ export function summarize(entries: readonly LedgerEntry[], now: number, dayOf: (
     if (day === today) addEntry(todayT, e);
     if (day.startsWith(month)) addEntry(monthT, e);
     const chatId = e.sessionId ?? e.sessionKey;
-    if (!chats.has(chatId)) chats.set(chatId, { ...emptyTally(), sessionKey: e.sessionKey, ...(e.sessionId ? { sessionId: e.sessionId } : {}) });
-    addEntry(chats.get(chatId)!, e);
+    // A call of no chat (a key test in Settings) counts everywhere but in the chats.
+    if (chatId !== '' && !chats.has(chatId)) chats.set(chatId, { ...emptyTally(), sessionKey: e.sessionKey, ...(e.sessionId ? { sessionId: e.sessionId } : {}) });
+    if (chatId !== '') addEntry(chats.get(chatId)!, e);
     if (!days.has(day)) days.set(day, { ...emptyTally(), day });
     addEntry(days.get(day)!, e);
     const model = `${e.provider}/${e.model}`;

@@ -81,6 +81,13 @@ describe('key profiles', () => {
     const ok = await gw.request('auth.test', { id: 'fake:k' });
     expect(ok).toMatchObject({ ok: true, model: 'fake/m1' });
     expect(fakes.anthropic.requests.at(-1)!.body.max_tokens).toBe(1);
+    // X4: the test is a model call: billed in the ledger under its key, in no chat.
+    const usage = await gw.request('usage.summary', {});
+    expect(usage.total.calls).toBe(1);
+    expect(usage.total.input).toBeGreaterThan(0);
+    expect(usage.byKey).toEqual([expect.objectContaining({ profileId: 'fake:k', calls: 1 })]);
+    expect(usage.byModel).toEqual([expect.objectContaining({ model: 'fake/m1', calls: 1 })]);
+    expect(usage.byChat).toEqual([]);
     fakes.anthropic.enqueue({ fault: { kind: 'auth' } });
     const bad = await gw.request('auth.test', { id: 'fake:k' });
     expect(bad).toMatchObject({ ok: false, reason: 'auth' });

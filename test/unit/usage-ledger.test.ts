@@ -89,6 +89,16 @@ describe('summarize', () => {
     expect(s.byModel.map((m) => [m.model, m.usd])).toEqual([['p/m', 1.1], ['p/n', 0.2]]);
     expect(s.byKey.map((k) => k.profileId)).toEqual(['p:k', '(no key)']);
   });
+
+  it('a call of no chat (a key test) counts in the totals, the day, the model and the key, not in the chats', () => {
+    const now = Date.UTC(2026, 11, 2, 12);
+    const keyTest = { v: 1, ...entry({ ts: now, sessionKey: '', sessionId: undefined, runId: '', kind: 'key-test', cost: 0.001, profileId: 'p:t' }) };
+    const s = summarize([{ v: 1, ...entry({ ts: now, cost: 0.1 }) }, keyTest], now);
+    expect(s.total).toMatchObject({ calls: 2, usd: 0.101 });
+    expect(s.today.calls).toBe(2);
+    expect(s.byChat.map((c) => c.sessionKey)).toEqual(['a']);
+    expect(s.byKey.map((k) => [k.profileId, k.usd])).toEqual([['p:k', 0.1], ['p:t', 0.001]]);
+  });
 });
 
 describe('the ledger file', () => {

@@ -11,6 +11,7 @@ import { classifyError } from '../../engine/classify.js';
 import { providerModels, providerNames } from '../../engine/models.js';
 import type { AppConfig } from '../../engine/config/schema.js';
 import type { ModelDef, StreamFn } from '../../providers/types.js';
+import type { Usage } from '../../engine/messages.js';
 import { KeychainUnavailableError, maskSecret, type SecretStore } from '../../auth/secrets.js';
 import type { SettingsStore } from '../../settings/store.js';
 import type { ProfileSettings } from '../../settings/schema.js';
@@ -49,6 +50,8 @@ export interface AuthKeyDeps {
   openFallback?: () => Promise<SecretStore>;
   streamFor: (model: ModelDef) => StreamFn;
   now: () => number;
+  /** X4: a key test is a model call too: its tokens go to the cost ledger. */
+  onTestUsage?: (call: { model: ModelDef; profileId: string; usage: Usage }) => void;
 }
 
 export function createAuthKeyMethods(deps: AuthKeyDeps) {
@@ -131,7 +134,8 @@ export function createAuthKeyMethods(deps: AuthKeyDeps) {
       if (!key) throw new GatewayError('not_found', `No stored key for "${p.id}".`);
       const model = providerModels(deps.config(), provider)?.[0];
       if (!model) return { ok: false, reason: 'model_not_found', message: `Provider "${provider}" has no model to test with.`, latencyMs: 0 };
-      return testKey(deps.streamFor(model), { ...model, maxTokens: 1 }, key, deps.now);
+      const onUsage = deps.onTestUsage && ((usage: Usage) => deps.onTestUsage!({ model, profileId: p.id, usage }));
+      return testKey(deps.streamFor(model), { ...model, maxTokens: 1 }, key, deps.now, onUsage);
     },
   };
 
@@ -140,7 +144,7 @@ export function createAuthKeyMethods(deps: AuthKeyDeps) {
 }
 
 /** One tiny request ("reply OK", at most one output token); the outcome classified like a run's errors (E8). */
-export async function testKey(stream: StreamFn, model: ModelDef, apiKey: string, now: () => number): Promise<AuthTestResult> {
+export async function testKey(stream: StreamFn, model: ModelDef, apiKey: string, now: () => number, onUsage?: (usage: Usage) => void): Promise<AuthTestResult> {
   const started = now();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('The test request timed out after 20 s.')), 20_000);
@@ -155,6 +159,7 @@ export async function testKey(stream: StreamFn, model: ModelDef, apiKey: string,
       signal: controller.signal,
       idleTimeoutMs: 20_000,
     })) {
+      if ((event.type === 'done' || event.type === 'error') && hasTokens(event.message.usage)) onUsage?.(event.message.usage);
       if (event.type === 'done') return { ok: true, model: `${model.provider}/${model.id}`, latencyMs: now() - started };
       if (event.type === 'error') {
         const c = classifyError(event.error, now(), model.provider);
@@ -166,5 +171,7 @@ export async function testKey(stream: StreamFn, model: ModelDef, apiKey: string,
     clearTimeout(timer);
   }
 }
+
+const hasTokens = (u: Usage | undefined): u is Usage => !!u && u.input + u.output + u.cacheRead + u.cacheWrite > 0;
 
 const redact = (text: string, key: string): string => (key.length >= 8 ? text.split(key).join(maskSecret(key)) : text);
