@@ -15,7 +15,8 @@ import { AttachmentStore } from '../../main/sessions/attachments.js';
 import { SessionStore } from '../../main/sessions/store.js';
 import type { Message } from '../../main/engine/messages.js';
 import type { ModelDef, ProviderEvent, StreamRequest } from '../../main/providers/types.js';
-import { flatImage } from '../support/images.js';
+import { fitImage, IMAGE_LIMITS } from '../../main/sessions/image-fit.js';
+import { flatImage, noisePng } from '../support/images.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -86,6 +87,27 @@ const withImages: Message[] = [
   { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'a.png' } }], provider: 'p', model: 'm', api: 'anthropic', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, stopReason: 'toolUse', timestamp: 2 },
   { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: 'a.png', isError: false, timestamp: 3, images: [img] },
 ];
+
+describe('fitImage: the longest side and the bytes of a provider', () => {
+  it.each([
+    // [what, image, limits, expected type, expected longest side (at most), changed]
+    ['fits: the original, untouched', () => flatImage(800, 600, 'png'), IMAGE_LIMITS.anthropic, 'image/png', 800, false],
+    ['too wide: scaled to 1568 px in its own format', () => flatImage(3000, 1000, 'png'), IMAGE_LIMITS.anthropic, 'image/png', 1568, true],
+    ['OpenAI allows 2048 px', () => flatImage(3000, 1000, 'webp'), IMAGE_LIMITS['openai-chat'], 'image/webp', 2048, true],
+    ['too many bytes at a fine size: a JPEG within the cap', () => noisePng(1200, 1200, 3), IMAGE_LIMITS.anthropic, 'image/jpeg', 1200, true],
+    ['a tight cap: smaller again until it fits', () => noisePng(400, 400, 5), { maxSide: 1000, maxBytes: 20_000 }, 'image/jpeg', 300, true],
+  ] as const)('%s', async (_what, make, limits, mimeType, side, changed) => {
+    const original = await make();
+    const { format } = await (await import('sharp')).default(original).metadata();
+    const fitted = await fitImage(original, `image/${format}`, limits);
+    expect(fitted.changed).toBe(changed);
+    expect(fitted.mimeType).toBe(mimeType);
+    expect(fitted.bytes.length).toBeLessThanOrEqual(limits.maxBytes);
+    expect(Math.max(fitted.width, fitted.height)).toBeLessThanOrEqual(side);
+    if (!changed) expect(fitted.bytes.equals(original)).toBe(true);
+    if (changed && side >= 1000) expect(Math.max(fitted.width, fitted.height)).toBe(side);
+  });
+});
 
 describe('image shapes per provider', () => {
   it('Anthropic: image blocks before the text; tool_result content with an image block', () => {
