@@ -87,6 +87,15 @@ describe('--attach through the real SDKs', () => {
     expect(user.content[0].text).toBe('<attached_file name="notes.txt" type="text/plain">\nBuy milk.\nCall Bob.\n\n</attached_file>\n\nSummarise.');
   });
 
+  it('--attach repeats: an image and a text file in one message', async () => {
+    fakes.anthropic.enqueue({ text: 'Both.' });
+    const r = await agent('fakeant/claude-fake', ['--attach', 'pic.png', '--attach', 'notes.txt'], 'Both?');
+    expect(r.exitCode, r.stderr).toBe(0);
+    const user = lastBody(fakes.anthropic.requests).messages.at(-1);
+    expect(user.content.map((b: { type: string }) => b.type)).toEqual(['image', 'text']);
+    expect(user.content[1].text).toBe('<attached_file name="notes.txt" type="text/plain">\nBuy milk.\nCall Bob.\n\n</attached_file>\n\nBoth?');
+  });
+
   it('refuses an image for a text-only model before any request: one line, exit 2', async () => {
     const before = fakes.openai.requests.length;
     const r = await agent('fakeoai/gpt-text', ['--attach', 'pic.png']);
