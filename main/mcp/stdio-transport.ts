@@ -32,35 +32,62 @@ export interface StdioParams {
 /**
  * stdio framing: one JSON-RPC message per line (the SDK's own ReadBuffer does the same). Kept here so a server can
  * be spawned before the SDK has loaded: the two then overlap (the SDK's ~65 ms load and the server's start-up).
+ *
+ * Linear in what the server sends: each chunk is searched once for a newline byte (one never occurs inside a UTF-8
+ * sequence) and the pieces of a line are joined once, when it ends. (Appending to one string and searching it from
+ * its start on every chunk made a 60 MB line in 64 KB pieces freeze the process for half a minute.) A line over
+ * `maxLineBytes` is dropped as it arrives — never held whole — and reported once; the call it answered then ends at
+ * its timeout.
  */
-export class LineReader {
-  private buffer = '';
-  private readonly decoder = new TextDecoder();
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-  /** Appends a chunk; returns the complete lines' messages (a line that is not JSON throws after the rest). */
+export class LineReader {
+  private pieces: Buffer[] = [];
+  private pending = 0;
+  /** Inside a line already over the cap: its bytes are dropped up to its newline. */
+  private skipping = false;
+
+  constructor(private readonly maxLineBytes: number = MAX_LINE_BYTES) {}
+
+  /** Appends a chunk; returns the complete lines' messages (and the start of the first bad line, if any). */
   push(chunk: Buffer): { messages: JSONRPCMessage[]; bad?: string } {
-    this.buffer += this.decoder.decode(chunk, { stream: true });
     const messages: JSONRPCMessage[] = [];
     let bad: string | undefined;
-    for (let nl = this.buffer.indexOf('\n'); nl >= 0; nl = this.buffer.indexOf('\n')) {
-      const line = this.buffer.slice(0, nl).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(nl + 1);
-      if (!line.trim()) continue;
-      try {
-        messages.push(JSON.parse(line) as JSONRPCMessage);
-      } catch {
-        bad ??= line.slice(0, 200);
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      const end = nl === -1 ? chunk.length : nl;
+      if (!this.skipping && end > start) {
+        if (this.pending + (end - start) > this.maxLineBytes) {
+          this.clear();
+          this.skipping = true;
+          bad ??= `a message over ${Math.round(this.maxLineBytes / 1024 / 1024)} MB (dropped)`;
+        } else {
+          this.pieces.push(chunk.subarray(start, end));
+          this.pending += end - start;
+        }
       }
-    }
-    if (this.buffer.length > 64 * 1024 * 1024) {
-      this.buffer = '';
-      bad ??= 'a message over 64 MB';
+      if (nl === -1) break;
+      if (!this.skipping && this.pending > 0) {
+        const line = (this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.pending)).toString('utf8').replace(/\r$/, '');
+        if (line.trim()) {
+          try {
+            messages.push(JSON.parse(line) as JSONRPCMessage);
+          } catch {
+            bad ??= line.slice(0, 200);
+          }
+        }
+      }
+      this.clear();
+      start = nl + 1;
     }
     return { messages, ...(bad !== undefined ? { bad } : {}) };
   }
 
   clear(): void {
-    this.buffer = '';
+    this.pieces = [];
+    this.pending = 0;
+    this.skipping = false;
   }
 }
 
