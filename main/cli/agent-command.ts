@@ -20,6 +20,7 @@ import { prepareHome } from './home-check.js';
 import { newSessionKey } from '../sessions/new-key.js';
 import { EXIT_OK, EXIT_RUN_FAILED, UsageError } from './usage-error.js';
 import { parseCommand } from '../gateway/commands/parse.js';
+import { visibleLine } from '../mcp/display-text.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -188,7 +189,7 @@ function textPrinter(io: Io, verbose = false): Printer {
         else if (d.error) io.err(`agentdesk: compaction failed: ${String(d.error)}\n`);
         else io.err(`agentdesk: compacted the conversation: about ${String(d.tokensBefore)} → ${String(d.tokensAfter)} tokens\n`);
       } else if (e.stream === 'tool' && d.phase === 'end') {
-        io.err(`${d.isError ? '✗' : '✓'} ${String(d.name)} (${String(d.durationMs)} ms)${d.isError ? `: ${String(d.result).split('\n')[0]}` : ''}\n`);
+        io.err(`${d.isError ? '✗' : '✓'} ${String(d.name)} (${String(d.durationMs)} ms)${d.isError ? `: ${visibleLine(String(d.result).split('\n')[0]!)}` : ''}\n`);
       } else if (e.stream === 'queue' && d.phase === 'waiting') {
         const what = d.lane === 'session' ? 'another run on this session to finish' : 'a free run slot';
         io.err(`agentdesk: waiting for ${what} (${Math.round(Number(d.waitedMs) / 1000)} s so far)\n`);

@@ -143,7 +143,8 @@ export async function runMcpCommand(
     conn = conn!;
     const tools = conn.tools ?? [];
     const version = conn.serverVersion ? `, server ${conn.serverVersion}` : '';
-    io.out(`${name}: connected (${transportOf(conn.config)}${version}) — ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}\n`);
+    const leftOut = conn.toolsLeftOut > 0 ? ` (${conn.toolsLeftOut} left out: control or invisible characters in their names)` : '';
+    io.out(`${name}: connected (${transportOf(conn.config)}${version}) — ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}${leftOut}\n`);
     return EXIT_OK;
   } catch (err) {
     io.err(`agentdesk: MCP server "${name}" failed: ${(err as Error).message}\n`);

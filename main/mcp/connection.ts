@@ -15,6 +15,7 @@ import { GroupStdioTransport } from './stdio-transport.js';
 import type { McpServerState, McpToolDef } from './types.js';
 import { ToolError } from '../tools/types.js';
 import { mapToolResult } from './result.js';
+import { visibleLine, visibleToolDefs } from './display-text.js';
 import type { ToolOutput } from '../tools/types.js';
 
 const STDERR_LINES = 20;
@@ -55,7 +56,7 @@ export function describeConnectError(err: unknown, cfg: McpServerConfig): string
   if (e?.code === 'ENOENT' && cfg.command) return `command not found: ${cfg.command}`;
   if (e?.code === 'EACCES' && cfg.command) return `command not executable: ${cfg.command}`;
   if (e?.code === 'ECONNREFUSED') return `connection refused: ${cfg.url ?? ''}`.trim();
-  const msg = String(e?.message ?? err).split('\n')[0]!.trim();
+  const msg = visibleLine(String(e?.message ?? err).split('\n')[0]!).trim();
   return msg || 'failed to start';
 }
 
@@ -63,6 +64,8 @@ export class McpConnection {
   state: McpServerState = 'idle';
   error: string | undefined;
   tools: McpToolDef[] | undefined;
+  /** Tools of the last listing left out: names a person could not be shown as they are (display-text.ts). */
+  toolsLeftOut = 0;
   serverVersion: string | undefined;
   /** The last lines the server wrote to stderr (stdio). */
   readonly stderrTail: string[] = [];
@@ -98,6 +101,12 @@ export class McpConnection {
     return this.connecting;
   }
 
+  private setTools(listed: SdkTool[]): void {
+    const { tools, leftOut } = visibleToolDefs(listed.map(toDef));
+    this.tools = tools;
+    this.toolsLeftOut = leftOut;
+  }
+
   private setState(state: McpServerState, error?: string): void {
     this.state = state;
     this.error = error;
@@ -107,7 +116,9 @@ export class McpConnection {
   private onStderr = (text: string): void => {
     const lines = (this.stderrPartial + text).split('\n');
     this.stderrPartial = lines.pop() ?? '';
-    for (const line of lines) if (line.trim()) this.stderrTail.push(line.slice(0, 500));
+    // What the server writes is shown in status and error lines: never a terminal control or hidden text.
+    for (const line of lines) if (line.trim()) this.stderrTail.push(visibleLine(line.slice(0, 500)));
+    if (this.stderrPartial.length > 64 * 1024) this.stderrPartial = this.stderrPartial.slice(-500);
     if (this.stderrTail.length > STDERR_LINES) this.stderrTail.splice(0, this.stderrTail.length - STDERR_LINES);
   };
 
@@ -124,7 +135,7 @@ export class McpConnection {
           tools: {
             onChanged: (err, tools) => {
               if (err || !tools || this.client !== client) return;
-              this.tools = tools.map(toDef);
+              this.setTools(tools);
               this.deps.onChange();
             },
           },
@@ -135,8 +146,9 @@ export class McpConnection {
       if (stdio instanceof Error) throw stdio;
       await this.connectTransport(sdk, client, stdio);
       const { tools } = await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
-      this.tools = tools.map(toDef);
-      this.serverVersion = client.getServerVersion()?.version;
+      this.setTools(tools);
+      const version = client.getServerVersion()?.version;
+      this.serverVersion = typeof version === 'string' ? visibleLine(version).slice(0, 100) : undefined;
       this.client = client;
       this.reconnects = 0;
       this.authUrl = undefined;
@@ -277,7 +289,7 @@ export class McpConnection {
           ...(opts.onProgress
             ? {
                 onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                  opts.onProgress!(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? `: ${p.message}` : ''}\n`),
+                  opts.onProgress!(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? `: ${visibleLine(String(p.message)).slice(0, 500)}` : ''}\n`),
               }
             : {}),
         },
@@ -290,7 +302,7 @@ export class McpConnection {
       if (err instanceof sdk.SdkError && err.code === sdk.SdkErrorCode.RequestTimeout) {
         throw new ToolError(`${tool} on MCP server "${this.name}" did not answer within ${timeoutMs / 1000} s; the call was cancelled.`);
       }
-      throw new ToolError(`${tool} on MCP server "${this.name}" failed: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
+      throw new ToolError(`${tool} on MCP server "${this.name}" failed: ${visibleLine(String((err as Error)?.message ?? err).split('\n')[0]!)}`);
     }
   }
 

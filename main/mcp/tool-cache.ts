@@ -11,6 +11,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { McpServerConfig } from './config.js';
 import type { McpToolDef } from './types.js';
+import { visibleToolDefs } from './display-text.js';
 
 export const TOOL_CACHE_FILE = 'mcp-tools.json';
 
@@ -57,7 +58,8 @@ export class ToolCache {
 
   get(name: string, cfg: McpServerConfig): McpToolDef[] | undefined {
     const entry = Object.hasOwn(this.load().servers, name) ? this.load().servers[name] : undefined;
-    return entry && entry.fingerprint === serverFingerprint(cfg) && Array.isArray(entry.tools) ? entry.tools : undefined;
+    // Checked again as read (a cache written before names were checked, or edited): the same rule as a listing.
+    return entry && entry.fingerprint === serverFingerprint(cfg) && Array.isArray(entry.tools) ? visibleToolDefs(entry.tools).tools : undefined;
   }
 
   /** Records a listing (written atomically; a failed write only costs a server start next time). */
