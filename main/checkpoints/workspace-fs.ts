@@ -10,7 +10,7 @@
  * redirect the operation; every operation on the last name (rename, unlink, rmdir, mkdir, symlink, open with
  * O_EXCL or O_NOFOLLOW, chmod through an O_PATH descriptor) does not follow a symlink there either.
  * Elsewhere (no /proc: macOS, Windows) every folder on the way is lstat-checked just before the operation and
- * modes are changed with lchmod where there is one: a race window remains there (docs/security.md).
+ * modes are changed with lchmod where there is one: a race window remains there (said in the README).
  *
  * A path it returns (`/proc/self/fd/<n>/…`) is good only until its next call: folders are kept open in a bounded
  * cache, and a descriptor closed to make room may be reused for another folder.
