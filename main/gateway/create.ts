@@ -70,7 +70,7 @@ import { AttachmentResolver, withAttachments } from '../sessions/attachment-send
 import { createAttachmentMethods } from './methods/attachments.js';
 import { Ledger } from '../usage/ledger.js';
 import { ledgerFile } from '../usage/paths.js';
-import { withBudget } from '../usage/gate.js';
+import type { GateDeps } from '../usage/gate.js';
 import { randomUUID } from 'node:crypto';
 import { costOf } from '../engine/attempt/usage.js';
 import { createUsageMethods } from './methods/usage.js';
@@ -206,7 +206,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const hub = new EventHub();
   // X4: every billed model call (the engine's `usage` events) goes into the cost ledger in the data folder.
   const ledger = new Ledger(ledgerFile(opts.home), { onWarning: (m) => console.error(`[agentdesk] ${m}`) });
-  await ledger.refresh().catch(() => undefined);
+  // Not read at start: only a budget check or a usage summary reads it (a CLI turn without budgets never does).
   hub.on((event) => {
     if (event.stream !== 'usage') return;
     const d = event.data as UsageData;
@@ -284,11 +284,10 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   });
   await sessions.purgeLeftovers();
 
-  // Every model call (tool loop, compaction summaries, key tests) gets its attachments put back for its model (X3).
-  // Every model call (tool loop, compaction summaries, key tests) is checked against the budgets of its run (X4), then
-  // gets its attachments put back for its model (X3).
-  const gate = { ledger, budget: () => config.agent.budget, now };
-  const streamFor = (model: ModelDef): StreamFn => withBudget(withAttachments(model.api === 'demo' ? demoStream : streamFnFor(model.api), attachmentResolver), gate);
+  // Every model call (tool loop, compaction summaries, key tests) gets its attachments put back for its model (X3);
+  // a run's calls are also checked against the budgets first (X4: run-execution.ts wraps them with this gate).
+  const budgetGate: GateDeps = { ledger, budget: () => config.agent.budget, now };
+  const streamFor = (model: ModelDef): StreamFn => withAttachments(model.api === 'demo' ? demoStream : streamFnFor(model.api), attachmentResolver);
   const attachments = createAttachmentMethods({ store: attachmentStore, workspace: () => workspace, now });
   const recoverOverflow = createRecoverOverflow({ store, tools, now, streamFnFor: streamFor, idleTimeoutMs: (m) => idleTimeoutFor(config, m) });
   /** A key of `provider` (env or keychain), for listing an endpoint's models; none is fine for local servers. */
@@ -357,6 +356,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     timers,
     random: opts.random ?? Math.random,
     streamFor,
+    budgetGate,
     recoverOverflow: opts.recoverOverflow ?? recoverOverflow,
     idleTimeoutMs: (m) => idleTimeoutFor(config, m),
     fallbacks: () => fallbacks,

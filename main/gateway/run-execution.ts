@@ -29,7 +29,7 @@ import { processTable } from '../tools/processes.js';
 import type { Tool } from '../tools/types.js';
 import type { ActiveRuns } from './methods/active-runs.js';
 import { GatewayError } from './types.js';
-import { runScope } from '../usage/gate.js';
+import { withBudget, type GateDeps, type RunScope } from '../usage/gate.js';
 import type { SteerInbox } from '../engine/attempt/steer.js';
 import type { RunEmitter } from '../engine/stream/run-emitter.js';
 import type { RunResult } from '../../preload/contract.js';
@@ -75,6 +75,8 @@ export interface RunExecutionContext {
   timers: Timers;
   random: () => number;
   streamFor: (model: ModelDef) => StreamFn;
+  /** X4: the budgets every model call of a run is checked against (absent: no gate). */
+  budgetGate?: GateDeps;
   recoverOverflow: RecoverOverflow;
   idleTimeoutMs: (model: ModelDef) => number;
   /** The configured fallback models (recomputed when Settings change). */
@@ -128,15 +130,15 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
     emit: ctx.emit,
     now,
     timers,
-    // X4: every model call of the run (compaction summaries too) is checked against the budgets in this run's scope.
-    execute: (record, message, inbox, emitter) =>
-      runScope.run({ sessionKey: record.sessionKey, sessionId: record.sessionId, runId: record.runId, emit: (data) => emitter.emit('budget', data) }, () =>
-        executeRecord(record, message, inbox, emitter),
-      ),
+    execute: (record, message, inbox, emitter) => executeRecord(record, message, inbox, emitter),
   });
 
   async function executeRecord(record: RunRecord, message: string, inbox: SteerInbox, emitter: RunEmitter): Promise<RunResult> {
     {
+      // X4: every model call of this run (tool loop, retries, compaction summaries) passes the budget gate first.
+      const gate = ctx.budgetGate;
+      const scope: RunScope = { sessionKey: record.sessionKey, sessionId: record.sessionId, runId: record.runId, emit: (data) => emitter.emit('budget', data) };
+      const streamFnFor = gate ? (m: ModelDef) => withBudget(ctx.streamFor(m), gate, scope) : ctx.streamFor;
       const o = runOptions.get(record.runId)!;
       const hookContext = { runId: record.runId, sessionKey: record.sessionKey, sessionId: record.sessionId, workspace: o.workspace };
       // E19: before_model_resolve (then legacy before_agent_start) may switch the model for this run.
@@ -181,7 +183,7 @@ export function createRunExecution(ctx: RunExecutionContext): RunExecution {
           timers,
           random: ctx.random,
           auth: ctx.auth,
-          streamFnFor: ctx.streamFor,
+          streamFnFor,
           idleTimeoutMs: ctx.idleTimeoutMs,
           contextTokens: (m) => effectiveContextTokens(m, config),
           recoverOverflow: ctx.recoverOverflow,

@@ -8,7 +8,8 @@
  */
 import type { Attachment, FileData, ImageData, Message, ToolResultMessage, UserMessage } from '../engine/messages.js';
 import { emptyUsage } from '../engine/messages.js';
-import type { ModelDef, ProviderEvent, StreamFn, StreamRequest } from '../providers/types.js';
+import type { ModelDef, StreamFn } from '../providers/types.js';
+import { preflight } from '../providers/preflight.js';
 import { takesImages } from '../providers/types.js';
 import type { AttachmentStore } from './attachments.js';
 import { IMAGE_LIMITS } from './image-fit.js';
@@ -132,19 +133,16 @@ const hasMedia = (m: Message): boolean => (m.role === 'user' && !!m.attachments?
  * unreadable attachment ends the call with an error event (a StreamFn never throws).
  */
 export function withAttachments(inner: StreamFn, resolver: AttachmentResolver): StreamFn {
-  return async function* (req: StreamRequest): AsyncIterable<ProviderEvent> {
-    let messages: Message[];
+  return preflight(inner, async (req) => {
     try {
-      messages = await resolver.forModel(req.messages, req.model);
+      return { ...req, messages: await resolver.forModel(req.messages, req.model) };
     } catch (err) {
       const error = new Error(`Could not attach a file to the request: ${(err as Error).message}`);
-      yield {
+      return {
         type: 'error',
         error,
         message: { role: 'assistant', content: [], provider: req.model.provider, model: req.model.id, api: req.model.api, usage: emptyUsage(), stopReason: 'error', errorMessage: error.message, timestamp: Date.now() },
       };
-      return;
     }
-    yield* inner({ ...req, messages });
-  };
+  });
 }

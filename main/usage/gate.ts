@@ -1,12 +1,13 @@
 /**
- * X4: the budget gate every model call passes — a StreamFn wrapper (so tool-loop calls, compaction summaries and
- * retries are all checked) that knows its run from an AsyncLocalStorage scope the gateway opens around each run.
+ * X4: the budget gate every model call of a run passes — a StreamFn wrapper the gateway puts around each run's
+ * stream functions (so tool-loop calls, compaction summaries and retries are all checked). No AsyncLocalStorage: on
+ * Node 20 it slows every promise of the process.
  * Over budget: the call ends at once with one `error` event (a BudgetExceededError; no request is sent) and the run
  * stops (the outer loop neither retries nor falls back on it). At 80 % a budget warns once per run.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { emptyUsage } from '../engine/messages.js';
-import type { ProviderEvent, StreamFn, StreamRequest } from '../providers/types.js';
+import type { StreamFn } from '../providers/types.js';
+import { preflight } from '../providers/preflight.js';
 import { checkBudgets, exceededLine, warningLine, type BudgetConfig, type BudgetState } from './budget.js';
 import type { Ledger } from './ledger.js';
 import { chatSpent, localDay } from './summary.js';
@@ -24,6 +25,7 @@ export interface BudgetEventData extends BudgetState {
   message: string;
 }
 
+/** The run whose model calls a gate checks (the gateway makes one gated StreamFn per run). */
 export interface RunScope {
   sessionKey: string;
   sessionId: string;
@@ -32,8 +34,6 @@ export interface RunScope {
   /** Budgets this run has warned about already. */
   warned?: Set<string>;
 }
-
-export const runScope = new AsyncLocalStorage<RunScope>();
 
 export interface GateDeps {
   ledger: Ledger;
@@ -58,14 +58,10 @@ export async function spentFor(deps: GateDeps, chat: { sessionKey: string; sessi
   return { chat: chatSpent(deps.ledger.entries, chat), day, month: monthUsd };
 }
 
-export function withBudget(inner: StreamFn, deps: GateDeps): StreamFn {
-  return async function* (req: StreamRequest): AsyncIterable<ProviderEvent> {
-    const scope = runScope.getStore();
+export function withBudget(inner: StreamFn, deps: GateDeps, scope: RunScope): StreamFn {
+  return preflight(inner, async (req) => {
     const budget = deps.budget();
-    if (!scope || !budget || Object.keys(budget).length === 0) {
-      yield* inner(req);
-      return;
-    }
+    if (!budget || Object.keys(budget).length === 0) return req;
     let verdict: ReturnType<typeof checkBudgets>;
     try {
       verdict = checkBudgets(budget, await spentFor(deps, scope));
@@ -78,16 +74,13 @@ export function withBudget(inner: StreamFn, deps: GateDeps): StreamFn {
       warned.add(w.budget);
       scope.emit({ level: 'warning', ...w, message: warningLine(w) });
     }
-    if (verdict.exceeded) {
-      const error = new BudgetExceededError(verdict.exceeded);
-      scope.emit({ level: 'exceeded', ...verdict.exceeded, message: error.message });
-      yield {
-        type: 'error',
-        error,
-        message: { role: 'assistant', content: [], provider: req.model.provider, model: req.model.id, api: req.model.api, usage: emptyUsage(), stopReason: 'error', errorMessage: error.message, timestamp: deps.now() },
-      };
-      return;
-    }
-    yield* inner(req);
-  };
+    if (!verdict.exceeded) return req;
+    const error = new BudgetExceededError(verdict.exceeded);
+    scope.emit({ level: 'exceeded', ...verdict.exceeded, message: error.message });
+    return {
+      type: 'error',
+      error,
+      message: { role: 'assistant', content: [], provider: req.model.provider, model: req.model.id, api: req.model.api, usage: emptyUsage(), stopReason: 'error', errorMessage: error.message, timestamp: deps.now() },
+    };
+  });
 }

@@ -171,8 +171,19 @@ describe('attachments, usage and budgets in the window', () => {
     expect(await page.getByTestId('attach-tray').getByTestId('attachment-chip').count()).toBe(2);
     await page.getByLabel('Message').pressSequentially('@src/');
     await page.getByTestId('mention-menu').getByText('src/index.js').waitFor();
-    await page.keyboard.press('ArrowDown'); // past the folder itself (Enter on it would attach its listing)
-    await expect.poll(() => page.getByTestId('mention-menu').getByRole('option', { selected: true }).textContent(), { timeout: 5000 }).toBe('src/index.js');
+    // Down past the folder itself (Enter on it would attach its listing). The answer to an earlier keystroke's query
+    // may still replace the list under the key press: press again until the file is the one highlighted.
+    const selected = page.getByTestId('mention-menu').getByRole('option', { selected: true });
+    await expect
+      .poll(
+        async () => {
+          const now = await selected.textContent();
+          if (now !== 'src/index.js') await page.keyboard.press('ArrowDown');
+          return now;
+        },
+        { timeout: 5000 },
+      )
+      .toBe('src/index.js');
     await page.screenshot({ path: join(RESULTS, 'attach-narrow-dark-menu.png') });
     await page.keyboard.press('Enter');
     await page.getByTestId('attach-tray').getByText('@src/index.js').waitFor();

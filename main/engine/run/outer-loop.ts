@@ -365,6 +365,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
           headers: spec.headers,
           compaction: runCompaction,
           ...(spec.meter ? { meter: spec.meter } : {}),
+          streamFnFor: deps.streamFnFor,
         });
         if (!r.compacted) {
           lastError = new RunFailedError(`${classified.message} — compaction could not help${r.reason ? `: ${r.reason}` : ''}.`);

@@ -83,6 +83,8 @@ export interface OverflowContext {
   compaction?: RunCompaction;
   /** E17: bills the summary calls. */
   meter?: UsageMeter;
+  /** The run's own stream functions (a run's calls may be wrapped, e.g. by the budget gate); else the recovery's. */
+  streamFnFor?: (model: ModelDef) => StreamFn;
 }
 
 export interface OverflowOutcome {
@@ -118,7 +120,7 @@ export function createRecoverOverflow(deps: RecoveryDeps): RecoverOverflow {
           tools: toolSpecsOf(deps.tools),
           emitter: ctx.emitter,
           summary: {
-            streamFn: deps.streamFnFor(ctx.model),
+            streamFn: (ctx.streamFnFor ?? deps.streamFnFor)(ctx.model),
             model: ctx.model,
             apiKey: ctx.apiKey,
             idleTimeoutMs: deps.idleTimeoutMs(ctx.model),
