@@ -46,6 +46,9 @@ export default defineConfig({
           index: resolve('main/shell/index.ts'), // Electron app (the only bundle that imports 'electron')
           cli: resolve('main/cli.ts'), // headless command line, plain Node
           web: resolve('main/web.ts'), // gateway over loopback WebSocket + static renderer, plain Node
+          // X2: a worker thread that prepares a turn's checkpoint beside the turn (main/checkpoints/prefetch.ts);
+          // each entry above finds it beside itself.
+          'checkpoint-worker': resolve('main/checkpoints/checkpoint-worker.ts'),
         },
         // keytar is a native N-API module and an optional dependency: loaded from node_modules at run time (one
         // build serves Node and Electron); when it is missing the app and the CLI say "no keychain" plainly.

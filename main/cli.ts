@@ -15,6 +15,10 @@ import { EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, HELP, UsageError } from './cli/us
 import { describeFsError } from './cli/home-check.js';
 import { keychainFix } from './settings/keychain-help.js';
 import pkg from '../package.json';
+import { setCheckpointWorkerScript } from './checkpoints/prefetch.js';
+
+// X2: the checkpoint worker is its own bundle entry, beside this one (out/main/checkpoint-worker.js).
+setCheckpointWorkerScript(new URL('./checkpoint-worker.js', import.meta.url));
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write('Paste the API key, then press Enter and Ctrl-D: ');

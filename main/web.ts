@@ -16,6 +16,10 @@ import { hostAllowed, startWsTransport } from './gateway/ws-server.js';
 import { contentSecurityPolicy } from './shell/csp.js';
 import { openSettings, type SettingsStore } from './settings/store.js';
 import { prepareHome } from './cli/home-check.js';
+import { setCheckpointWorkerScript } from './checkpoints/prefetch.js';
+
+// X2: the checkpoint worker is its own bundle entry, beside this one (out/main/checkpoint-worker.js).
+setCheckpointWorkerScript(new URL('./checkpoint-worker.js', import.meta.url));
 
 const HOST = '127.0.0.1';
 

@@ -4,7 +4,9 @@
  * takes none of its own: the parent's `spawn_subagent` call is mutating, so the parent's turn was recorded before
  * the child started, and restoring that turn also takes back what the child did.
  */
+import type { AgentEvent } from '../../preload/contract.js';
 import type { CheckpointGate } from '../engine/attempt/checkpoint-step.js';
+import type { CheckpointPrefetcher } from './prefetch.js';
 import type { CheckpointStore } from './store.js';
 
 export interface RunInfo {
@@ -24,6 +26,10 @@ export interface GateDeps {
   root: () => string;
   /** Settings: checkpoints on (default) or off. */
   enabled: () => boolean;
+  /** Prepares each turn's capture from the run's start (none: the folder is captured at the gate). */
+  prefetch?: CheckpointPrefetcher;
+  /** The runs' events (a run's `lifecycle` start and end drive the prefetch). */
+  events?: (listener: (event: AgentEvent) => void) => () => void;
 }
 
 /** First line of a message, at most 120 characters (the label a list shows). */
@@ -35,22 +41,72 @@ export function labelOf(message: string | undefined): string {
 export function createCheckpointGate(deps: GateDeps): CheckpointGate {
   /** Runs whose turn is recorded (or being recorded): the snapshot, shared by concurrent calls of one run. */
   const taken = new Map<string, Promise<void>>();
+  /** Gate calls so far (any run, subagents included): each is a tool about to change the folder. */
+  let changes = 0;
+  /** Runs that have passed the gate (they may be changing the folder until they end). */
+  const changing = new Set<string>();
+  /** Runs whose capture is being prepared, with `changes` when it started. */
+  const prepared = new Map<string, number>();
+  const live = (id: string) => {
+    const r = deps.run(id);
+    return r !== undefined && r.endedAt === undefined;
+  };
+  const { prefetch } = deps;
+  if (prefetch && deps.events) {
+    deps.events((e) => {
+      if (e.stream !== 'lifecycle') return;
+      const d = e.data as { phase?: string; command?: unknown };
+      if (d.phase === 'start' && d.command === undefined) {
+        const run = deps.run(e.runId);
+        if (!run || run.parent !== undefined || !deps.enabled()) return;
+        for (const id of changing) if (!live(id)) changing.delete(id);
+        if (changing.size > 0) return; // another run may be changing the folder right now: captured at the gate
+        if (prefetch.start(e.runId, deps.root())) prepared.set(e.runId, changes);
+      } else if (d.phase === 'end' || d.phase === 'error') {
+        changing.delete(e.runId);
+        prepared.delete(e.runId);
+        prefetch.drop(e.runId);
+      }
+    });
+  }
   return (info) => {
-    // Forget runs that have ended (the map holds only live runs).
-    for (const id of taken.keys()) if (deps.run(id)?.endedAt !== undefined || !deps.run(id)) taken.delete(id);
+    const changesBefore = changes++;
+    changing.add(info.runId);
+    // Forget runs that have ended (the maps hold only live runs).
+    for (const id of taken.keys()) if (!live(id)) taken.delete(id);
+    for (const id of changing) if (id !== info.runId && !live(id)) changing.delete(id);
     const existing = taken.get(info.runId);
     if (existing) return existing;
     const run = deps.run(info.runId);
     if (!deps.enabled() || (run && run.parent !== undefined)) return Promise.resolve();
+    const since = prepared.get(info.runId);
+    prepared.delete(info.runId);
+    const root = deps.root();
     const p = (async () => {
-      const record = await deps.store.snapshot({
-        sessionKey: info.sessionKey,
-        root: deps.root(),
-        label: labelOf(run?.message),
-        runId: info.runId,
-        ...(run ? { sessionId: run.sessionId, runStartedAt: run.startedAt, message: run.message } : {}),
+      let ready = prefetch ? await prefetch.take(info.runId, root) : undefined;
+      if (ready && since !== changesBefore) {
+        deps.store.discardPrepared(ready); // another run changed the folder after this one started
+        ready = undefined;
+      }
+      const record = await deps.store.snapshot(
+        {
+          sessionKey: info.sessionKey,
+          root,
+          label: labelOf(run?.message),
+          runId: info.runId,
+          ...(run ? { sessionId: run.sessionId, runStartedAt: run.startedAt, message: run.message } : {}),
+        },
+        ready,
+      );
+      info.emit({
+        phase: 'created',
+        id: record.id,
+        files: record.files,
+        skipped: record.skipped,
+        label: record.label,
+        toolName: info.toolName,
+        ...(record.takenAt !== undefined ? { takenAt: record.takenAt } : {}),
       });
-      info.emit({ phase: 'created', id: record.id, files: record.files, skipped: record.skipped, label: record.label, toolName: info.toolName });
     })();
     // A failed snapshot is reported once (runCheckpointStep) and not retried for every later call of the turn.
     taken.set(info.runId, p.catch(() => undefined));

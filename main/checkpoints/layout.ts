@@ -55,6 +55,23 @@ export function sweepTemporaries(packsDir: string, dirs: readonly string[]): voi
   for (const name of names) if (name.endsWith('.pack') && !names.has(`${name.slice(0, -5)}.idx`)) rmSync(path.join(packsDir, name), { force: true });
 }
 
+/**
+ * Removes temporary packs older than `maxAgeMs`: a capture prepared on the checkpoint worker (prefetch.ts) by a
+ * process that was killed before its turn committed or dropped it. Younger ones may still be in use (a run waiting
+ * for its first change); one removed while in use is only captured again.
+ */
+export function sweepStaleTemporaries(packsDir: string, now: number, maxAgeMs: number): void {
+  for (const name of safeReaddir(packsDir)) {
+    if (!name.startsWith('tmp-')) continue;
+    const file = path.join(packsDir, name);
+    try {
+      if (now - statSync(file).mtimeMs > maxAgeMs) rmSync(file, { force: true });
+    } catch {
+      /* removed meanwhile */
+    }
+  }
+}
+
 export function diskUsage(dirs: readonly string[], sessionsDir: string): { bytes: number; sessions: number } {
   let bytes = 0;
   for (const d of dirs) {

@@ -26,6 +26,8 @@ export interface CheckpointRecord {
   runId?: string;
   runStartedAt?: number;
   message?: string;
+  /** When the folder was captured (a turn): the run's start (prepared on the checkpoint worker) — else at this record's time. */
+  takenAt?: number;
   /** Files the snapshot did not capture (too large, over the total cap, special, unreadable): count and first few. */
   skipped: number;
   skippedSample?: string[];

@@ -29,14 +29,17 @@ const newId = () => `${Date.now().toString(36)}-${randomBytes(6).toString('hex')
 
 /** Appends new contents to one temporary pack; `commit` makes it visible, `abort` throws it away. */
 export class PackWriter {
-  readonly id = newId();
   private readonly tmp: string;
   private fd: number | undefined;
   private offset = 0;
   readonly written = new Map<string, ObjectLocation>();
 
-  constructor(private readonly dir: string) {
-    this.tmp = path.join(dir, `tmp-${this.id}.pack`);
+  constructor(
+    private readonly dir: string,
+    readonly id = newPackId(),
+  ) {
+    if (!PACK_ID.test(id)) throw new Error(`Not a pack id: ${JSON.stringify(id.slice(0, 80))}`);
+    this.tmp = tmpPackPath(dir, id);
   }
 
   add(hash: string, data: Uint8Array): void {
@@ -52,26 +55,49 @@ export class PackWriter {
     return this.offset;
   }
 
+  /** Closes the temporary pack without making it visible (another thread commits it: commitPack). */
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
   /** Renames the pack into place, then writes its index: from here on the objects are readable. */
   commit(): void {
     if (this.fd === undefined) return;
-    closeSync(this.fd);
-    this.fd = undefined;
-    renameSync(this.tmp, path.join(this.dir, `${this.id}.pack`));
-    const idx = [...this.written].map(([h, l]) => [h, l.offset, l.length]);
-    const tmpIdx = path.join(this.dir, `tmp-${this.id}.idx`);
-    writeFileSync(tmpIdx, JSON.stringify(idx), { mode: 0o600 });
-    renameSync(tmpIdx, path.join(this.dir, `${this.id}.idx`));
+    this.close();
+    commitPack(this.dir, this.id, this.written);
   }
 
   abort(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
-    try {
-      unlinkSync(this.tmp);
-    } catch {
-      /* never created */
-    }
+    this.close();
+    abortPack(this.dir, this.id);
+  }
+}
+
+const PACK_ID = /^[0-9a-z]+-[0-9a-f]{12}$/;
+export const newPackId = (): string => newId();
+const tmpPackPath = (dir: string, id: string) => path.join(dir, `tmp-${id}.pack`);
+
+/**
+ * Makes the temporary pack `id` (written and closed, by this thread or a worker) visible: renamed into place, then
+ * its index written. Throws when the temporary file is gone (swept by a recovery meanwhile): nothing is visible then.
+ */
+export function commitPack(dir: string, id: string, written: ReadonlyMap<string, ObjectLocation>): void {
+  if (!PACK_ID.test(id)) throw new Error(`Not a pack id: ${JSON.stringify(id.slice(0, 80))}`);
+  renameSync(tmpPackPath(dir, id), path.join(dir, `${id}.pack`));
+  const idx = [...written].map(([h, l]) => [h, l.offset, l.length]);
+  const tmpIdx = path.join(dir, `tmp-${id}.idx`);
+  writeFileSync(tmpIdx, JSON.stringify(idx), { mode: 0o600 });
+  renameSync(tmpIdx, path.join(dir, `${id}.idx`));
+}
+
+/** Removes a temporary pack that will not be committed. */
+export function abortPack(dir: string, id: string): void {
+  if (!PACK_ID.test(id)) return;
+  try {
+    unlinkSync(tmpPackPath(dir, id));
+  } catch {
+    /* never created */
   }
 }
 

@@ -6,6 +6,7 @@
 import type { AppConfig } from '../engine/config/schema.js';
 import type { SessionStore } from '../sessions/store.js';
 import { createCheckpointGate, type GateDeps } from './gate.js';
+import { CheckpointPrefetcher, type WorkerLike } from './prefetch.js';
 import { CheckpointService, conversationSwitcher } from './service.js';
 import { CheckpointStore, type CheckpointSettings } from './store.js';
 
@@ -21,7 +22,10 @@ export interface OpenedCheckpoints {
   service: CheckpointService;
   /** Lines about operations finished after a crash (newest last). */
   notices: string[];
-  gate(deps: Pick<GateDeps, 'run' | 'root'>): ReturnType<typeof createCheckpointGate>;
+  /** The engine's gate; with `events`, each turn's capture is prepared on the checkpoint worker from the run's start. */
+  gate(deps: Pick<GateDeps, 'run' | 'root' | 'events'>): ReturnType<typeof createCheckpointGate>;
+  /** Stops the checkpoint worker (a capture in flight is thrown away). */
+  close(): Promise<void>;
   /** Removes a deleted session's checkpoints (unless the key is in use again). */
   forgetSession(sessionKey: string): Promise<void>;
 }
@@ -31,6 +35,8 @@ export async function openCheckpoints(o: {
   sessions: SessionStore;
   config: () => Pick<AppConfig, 'checkpoints'>;
   onNotice?: (line: string) => void;
+  /** The checkpoint worker (default: the built one beside the bundle; none when running from source). */
+  spawnWorker?: () => WorkerLike | undefined;
 }): Promise<OpenedCheckpoints> {
   const notices: string[] = [];
   const store = new CheckpointStore(CheckpointStore.dirIn(o.home), {
@@ -49,11 +55,17 @@ export async function openCheckpoints(o: {
     console.error(`[agentdesk] could not sweep old checkpoints: ${(err as Error).message}`);
   });
   const service = new CheckpointService({ store, sessions: o.sessions });
+  const prefetch = new CheckpointPrefetcher({
+    store,
+    ...(o.spawnWorker ? { spawn: o.spawnWorker } : {}),
+    onError: (line) => console.error(`[agentdesk] ${line}`),
+  });
   return {
     store,
     service,
     notices,
-    gate: (deps) => createCheckpointGate({ store, enabled: () => o.config().checkpoints.enabled, ...deps }),
+    gate: (deps) => createCheckpointGate({ store, enabled: () => o.config().checkpoints.enabled, ...deps, ...(deps.events ? { prefetch } : {}) }),
+    close: () => prefetch.close(),
     forgetSession: async (sessionKey) => {
       try {
         if (await o.sessions.get(sessionKey)) return;

@@ -27,14 +27,23 @@ import { KeyedMutex } from '../sessions/write-lock.js';
 import { applyTree, type ApplyReport } from './apply.js';
 import { captureTree, type CaptureStats } from './capture.js';
 import { appendLog, logSessionKey, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
-import { CorruptObjectError, ObjectIndex, ObjectReader, PackWriter } from './objects.js';
+import { abortPack, commitPack, CorruptObjectError, ObjectIndex, ObjectReader, PackWriter } from './objects.js';
+import { pointerFile, prepareCapture, readPointer, type PrepareInput, type Prepared } from './prepare.js';
 import { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions } from './store-types.js';
-import { clearJournal, diskUsage, keyHash, readJournal, safeReaddir, sweepTemporaries, writeJournal } from './layout.js';
-import { diffTrees, fileCount, summarizeChanges, type Tree, type TreeChange } from './tree.js';
+import { clearJournal, diskUsage, keyHash, readJournal, safeReaddir, sweepStaleTemporaries, sweepTemporaries, writeJournal } from './layout.js';
+import { diffTrees, summarizeChanges, type Tree, type TreeChange } from './tree.js';
 import { TreeFiles } from './tree-files.js';
 import { collectGarbage, pruneRecords } from './retention.js';
 
 export { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions, type SwitchConversation } from './store-types.js';
+
+/** A temporary pack this old is left over from a killed process (a live one is written within a turn's start). */
+const STALE_TEMPORARY_MS = 3600_000;
+
+/** A prepared capture that can no longer be committed (store.ts captures again). */
+export class StalePreparedError extends Error {
+  override name = 'StalePreparedError';
+}
 
 export class CheckpointStore {
   readonly packsDir: string;
@@ -136,70 +145,113 @@ export class CheckpointStore {
 
   /** The latest tree taken of `root` (any session): the stat cache of the next snapshot, and its delta base. */
   private previousTree(root: string): { id: string; tree: Tree } | undefined {
+    const pointer = readPointer(this.dir, root);
+    if (!pointer) return undefined;
     try {
-      const { tree } = JSON.parse(readFileSync(path.join(this.workspacesDir, `${keyHash(root)}.json`), 'utf8')) as { tree: string };
-      return { id: tree, tree: this.loadTree(tree) };
+      return { id: pointer.tree, tree: this.loadTree(pointer.tree) };
     } catch {
       return undefined;
     }
   }
 
+  /** Entries of the latest tree of `root` as its pointer says (undefined: no tree yet, or an older pointer). */
+  latestEntries(root: string): number | undefined {
+    return readPointer(this.dir, root)?.entries;
+  }
+
+  /** The work of a capture of `root`, in this thread (prepare.ts). */
+  private prepareHere(root: string): Promise<Prepared> {
+    return prepareCapture(this.prepareInput(root), { treeFiles: this.treeFiles, index: this.index, now: this.now });
+  }
+
+  /** What a capture of `root` needs (also sent to the checkpoint worker). */
+  prepareInput(root: string): PrepareInput {
+    return { dir: this.dir, root, limits: this.settings, exclude: [this.dir, ...(this.opts.exclude ?? [])], ...(this.opts.racyMs !== undefined ? { racyMs: this.opts.racyMs } : {}) };
+  }
+
+  /**
+   * Makes a prepared capture visible (under the lock): its pack, its tree file, then the pointer. Refused with a
+   * StalePreparedError when the pointer moved since it was prepared (another snapshot of the folder came between:
+   * its stat cache or delta base may be gone) — the caller throws it away and captures again.
+   */
+  private commitLocked(p: Prepared): { id: string; tree?: Tree } {
+    const pointer = readPointer(this.dir, p.root);
+    if (pointer?.tree !== p.previous) throw new StalePreparedError('the workspace was checkpointed since this capture was prepared');
+    if (p.pack) {
+      const written = new Map(p.pack.rows.map(([h, offset, length]) => [h, { pack: p.pack!.id, offset, length }]));
+      commitPack(this.packsDir, p.pack.id, written);
+      this.index.addPack(p.pack.id, written);
+    }
+    this.treeFiles.write(p.treeId, p.treeGz);
+    if (p.tree) this.treeFiles.keep(p.treeId, p.tree, p.treeBase);
+    this.lastCapture = p.stats;
+    const file = pointerFile(this.dir, p.root);
+    writeFileSync(`${file}.tmp`, JSON.stringify({ root: p.root, tree: p.treeId, entries: p.entries }), { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+    return { id: p.treeId, ...(p.tree ? { tree: p.tree } : {}) };
+  }
+
+  /** Throws away a prepared capture that will not be committed (its temporary pack). */
+  discardPrepared(p: Prepared): void {
+    if (p.pack) abortPack(this.packsDir, p.pack.id);
+  }
+
   /** Scans, stores new contents, records the tree (under the lock). */
-  private async captureLocked(root: string): Promise<{ tree: Tree; id: string }> {
-    const writer = new PackWriter(this.packsDir);
-    const previous = this.previousTree(root);
+  private async captureLocked(root: string): Promise<{ tree: Tree; id: string; files: number; skipped: number; skippedSample: string[] }> {
+    const p = await this.prepareHere(root);
     try {
-      const { tree, stats } = await captureTree(root, {
-        limits: this.settings,
-        exclude: [this.dir, ...(this.opts.exclude ?? [])],
-        previous: previous?.tree,
-        racyMs: this.opts.racyMs,
-        index: this.index,
-        writer,
-        now: this.now,
-      });
-      writer.commit();
-      this.index.addPack(writer.id, writer.written);
-      this.lastCapture = stats;
-      const id = this.treeFiles.save(tree, previous?.id);
-      const pointer = path.join(this.workspacesDir, `${keyHash(root)}.json`);
-      writeFileSync(`${pointer}.tmp`, JSON.stringify({ root, tree: id }), { mode: 0o600 });
-      renameSync(`${pointer}.tmp`, pointer);
-      return { tree, id };
+      const { id } = this.commitLocked(p);
+      return { tree: p.tree!, id, files: p.files, skipped: p.skipped, skippedSample: p.skippedSample };
     } catch (err) {
-      writer.abort();
+      this.discardPrepared(p);
       throw err;
     }
   }
 
-  private async snapshotLocked(input: SnapshotInput): Promise<CheckpointRecord> {
+  private async snapshotLocked(input: SnapshotInput, prepared?: Prepared): Promise<CheckpointRecord> {
     writeJournal(this.journalFile, { op: 'snapshot', sessionKey: input.sessionKey, root: input.root, startedAt: this.now() });
-    const { tree, id } = await this.captureLocked(input.root);
+    let captured: { id: string; files: number; skipped: number; skippedSample: string[]; takenAt?: number } | undefined;
+    if (prepared && prepared.root === input.root) {
+      try {
+        captured = { ...this.commitLocked(prepared), files: prepared.files, skipped: prepared.skipped, skippedSample: prepared.skippedSample, takenAt: prepared.takenAt };
+      } catch {
+        captured = undefined; // stale, or its temporary pack was swept: captured again below
+      }
+    }
+    if (!captured) {
+      if (prepared) this.discardPrepared(prepared);
+      captured = await this.captureLocked(input.root);
+    }
     const record: CheckpointRecord = {
       type: 'checkpoint',
       id: newCheckpointId(this.now()),
       createdAt: this.now(),
       kind: input.kind ?? 'turn',
       label: input.label,
-      files: fileCount(tree),
-      tree: id,
+      files: captured.files,
+      tree: captured.id,
       root: input.root,
       sessionKey: input.sessionKey,
       ...(input.sessionId ? { sessionId: input.sessionId } : {}),
       ...(input.runId ? { runId: input.runId, runStartedAt: input.runStartedAt } : {}),
       ...(input.message !== undefined ? { message: input.message } : {}),
-      skipped: tree.skipped.length,
-      ...(tree.skipped.length ? { skippedSample: tree.skipped.slice(0, 20).map((s) => `${s.p} (${s.reason})`) } : {}),
+      ...(captured.takenAt !== undefined ? { takenAt: captured.takenAt } : {}),
+      skipped: captured.skipped,
+      ...(captured.skipped ? { skippedSample: captured.skippedSample } : {}),
     };
     appendLog(this.logFile(input.sessionKey), [record], false);
     clearJournal(this.journalFile);
     return record;
   }
 
-  /** Records the workspace of `input.root` now (X2: before the first change of a turn). */
-  snapshot(input: SnapshotInput): Promise<CheckpointRecord> {
+  /**
+   * Records the workspace of `input.root` (X2: before the first change of a turn). With `prepared` (a capture
+   * prepared earlier, by the checkpoint worker while the turn started), the record is of the folder as it was then,
+   * if nothing was checkpointed in between; else it is taken now.
+   */
+  snapshot(input: SnapshotInput, prepared?: Prepared): Promise<CheckpointRecord> {
     return this.locked(async () => {
-      const record = await this.snapshotLocked(input);
+      const record = await this.snapshotLocked(input, prepared);
       await this.retainLocked(input.sessionKey);
       return record;
     });
@@ -325,6 +377,7 @@ export class CheckpointStore {
       });
     this.index.refresh();
     await collectGarbage({ store: this, index: this.index, logs, pointers });
+    sweepStaleTemporaries(this.packsDir, Date.now(), STALE_TEMPORARY_MS);
   }
 
   /**

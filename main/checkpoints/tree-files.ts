@@ -75,6 +75,8 @@ export function applyDelta(base: readonly TreeEntry[], set: readonly TreeEntry[]
   return out;
 }
 
+export const gzipTree = (text: string): Buffer => gzipSync(text, { level: 1 });
+
 export class TreeFiles {
   private readonly cache = new Map<string, { tree: Tree; base?: string }>();
 
@@ -141,8 +143,11 @@ export class TreeFiles {
     return this.loadEntry(id).base;
   }
 
-  /** Stores `tree`, as a delta against the base of `previousId` (or `previousId` itself when whole); returns its id. */
-  save(tree: Tree, previousId?: string): string {
+  /**
+   * The stored form of `tree`: a delta against the base of `previousId` (or `previousId` itself when whole), else the
+   * whole tree; its id is the sha256 of that text. Nothing is written (a worker thread prepares it, see prepare.ts).
+   */
+  encode(tree: Tree, previousId?: string): { id: string; text: string; base?: string } {
     let text: string | undefined;
     let base: string | undefined;
     if (previousId) {
@@ -163,14 +168,29 @@ export class TreeFiles {
       }
     }
     text ??= encodeTree(tree);
-    const id = treeId(text);
+    return { id: treeId(text), text, ...(base ? { base } : {}) };
+  }
+
+  /** Writes an encoded tree's file (gzip of its text) unless it is there already. */
+  write(id: string, gz: Uint8Array): void {
+    if (!isObjectId(id)) throw new CorruptObjectError(`Not a tree id: ${JSON.stringify(String(id).slice(0, 80))}.`);
     const file = this.file(id);
-    if (!existsSync(file)) {
-      const tmp = path.join(this.dir, `tmp-${id}-${randomBytes(4).toString('hex')}`);
-      writeFileSync(tmp, gzipSync(text, { level: 1 }), { mode: 0o600 });
-      renameSync(tmp, file);
-    }
+    if (existsSync(file)) return;
+    const tmp = path.join(this.dir, `tmp-${id}-${randomBytes(4).toString('hex')}`);
+    writeFileSync(tmp, gz, { mode: 0o600 });
+    renameSync(tmp, file);
+  }
+
+  /** Keeps a tree this process holds (the next snapshot's stat cache) without reading it back. */
+  keep(id: string, tree: Tree, base?: string): void {
     this.remember(id, { tree, ...(base ? { base } : {}) });
+  }
+
+  /** Stores `tree` (encode + write); returns its id. */
+  save(tree: Tree, previousId?: string): string {
+    const { id, text, base } = this.encode(tree, previousId);
+    this.write(id, gzipTree(text));
+    this.keep(id, tree, base);
     return id;
   }
 

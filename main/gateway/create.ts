@@ -265,7 +265,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   };
   const active = new ActiveRuns();
   hub.on(active.onEvent);
-  hooks.checkpoint = checkpoints.gate({ run: (runId) => runs.get(runId), root: () => workspace });
+  hooks.checkpoint = checkpoints.gate({ run: (runId) => runs.get(runId), root: () => workspace, events: (l) => hub.on(l) });
   hub.on(pendingApprovals.onEvent);
   const sessions = createSessionMethods({
     store,
@@ -458,6 +458,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       await mcp.close();
       await ledger.flush(); // X4: the last calls' ledger lines are on disk before the process exits
       await sessions.close();
+      await checkpoints.close();
     },
   };
 }

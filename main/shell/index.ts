@@ -19,6 +19,10 @@ import { openSafeStorageSecrets, safeStorageSupported } from './safe-storage.js'
 import { openAppSettings } from './settings.js';
 import { createMainWindow, hardenSession, loadApp } from './window.js';
 import { pickFolder } from './workspace.js';
+import { setCheckpointWorkerScript } from '../checkpoints/prefetch.js';
+
+// X2: the checkpoint worker is its own bundle entry, beside this one (out/main/checkpoint-worker.js).
+setCheckpointWorkerScript(new URL('./checkpoint-worker.js', import.meta.url));
 
 if (process.env.AGENTDESK_HOME) {
   // app.setPath throws for a folder that does not exist yet (Electron docs): create it first.

@@ -5,7 +5,8 @@
  * (`failed`: the turn goes on without an undo point, and says so).
  */
 export type CheckpointData =
-  | { phase: 'created'; id: string; files: number; skipped: number; label: string; toolName: string }
+  /** `takenAt`: the folder is recorded as it was when the run started (prepared beside the turn); unset: at this call. */
+  | { phase: 'created'; id: string; files: number; skipped: number; label: string; toolName: string; takenAt?: number }
   | { phase: 'failed'; error: string; toolName: string };
 
 export interface CheckpointDto {

@@ -8,7 +8,7 @@
  * a folder that is not a repository works the same. Unknown ids and sessions: exit 2 and one line.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastUserText } from '../fake/index.js';
@@ -109,6 +109,32 @@ describe.each([
       expect(snapshotDir(join(ws, '.git'))).toEqual(gitBefore);
       expect(readFileSync(join(ws, 'unstaged.txt'), 'utf8')).toBe('not added\n');
     }
+  }, 120_000);
+});
+
+describe('a large folder: the turn capture prepared on the checkpoint worker (the built out/main/checkpoint-worker.js)', () => {
+  it('records the folder as at the turn start, with the pre-write content; a read-only turn records nothing and leaves no temporary pack', async () => {
+    const { home, ws } = await setup(false);
+    // Past PREFETCH_MIN_ENTRIES (2 000): from the second turn on, the capture is prepared from the run's start.
+    for (let d = 0; d < 21; d++) {
+      mkdirSync(join(ws, `d${d}`));
+      for (let i = 0; i < 100; i++) writeFileSync(join(ws, `d${d}`, `f${i}.txt`), `${d}/${i}\n`);
+    }
+    const first = await turn(home, ws, 'w1', 'First write', [{ name: 'write', arguments: { path: 'a.txt', content: 'one\n' } }]);
+    expect(first).toEqual([expect.objectContaining({ phase: 'created', files: 2102 })]);
+    expect(first[0]!.takenAt).toBeUndefined(); // the folder's first capture: taken at the gate, in the main thread
+    const second = await turn(home, ws, 'w1', 'Second write', [{ name: 'write', arguments: { path: 'd3/f7.txt', content: 'by the agent\n' } }]);
+    expect(second).toEqual([expect.objectContaining({ phase: 'created', files: 2102, takenAt: expect.any(Number) })]);
+    expect(readFileSync(join(ws, 'd3/f7.txt'), 'utf8')).toBe('by the agent\n');
+    expect(await turn(home, ws, 'w1', 'Only look', [{ name: 'read', arguments: { path: 'a.txt' } }])).toEqual([]);
+    const packs = readdirSync(join(home, 'checkpoints', 'packs'));
+    expect(packs.filter((n) => n.startsWith('tmp-'))).toEqual([]);
+    const items = JSON.parse((await cli(home, ['checkpoints', 'list', '--session', 'w1', '--json'])).stdout) as { id: string }[];
+    expect(items).toHaveLength(2);
+    const r = await cli(home, ['checkpoints', 'restore', '--session', 'w1', '--id', items[1]!.id]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(join(ws, 'd3/f7.txt'), 'utf8')).toBe('3/7\n');
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
   }, 120_000);
 });
 

@@ -1,0 +1,186 @@
+/**
+ * X2: a turn's capture prepared beside the turn. When a run starts (before its first model call) the checkpoint
+ * worker (checkpoint-worker.ts, a worker thread: the machine's other core) walks the folder and stores what changed
+ * in a temporary pack; at the run's first mutating tool call the gate (gate.ts) takes the result and the store
+ * commits it under its lock in a few file operations (prepare.ts). The main thread — in a CLI process also busy
+ * loading the provider SDK — no longer pays the walk of a large folder on the turn's path.
+ *
+ * What the checkpoint then records is the folder as it was when the turn started. Between that moment and the first
+ * mutating call the agent itself changes nothing (every tool that changes the folder passes the gate first); only
+ * the person (or another program) can, and restoring that turn takes such a change back too. The gate throws the
+ * prepared capture away and captures again when another run of this process changed the folder in between, or the
+ * folder was checkpointed meanwhile (the store's pointer moved).
+ *
+ * A run that ends without a mutating call records nothing: its prepared capture is dropped and its temporary pack
+ * removed (a pack left by a killed process is removed by the next garbage collection or recovery). When the worker
+ * cannot start or fails, every capture happens at the gate, in this thread, as without it.
+ *
+ * Only workspaces whose last tree holds at least `minEntries` entries are prepared ahead: below that the walk costs
+ * less than starting a worker (and a first snapshot, which reads every file, is not written twice for a turn that
+ * may not change anything).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { abortPack, newPackId } from './objects.js';
+import type { Prepared } from './prepare.js';
+import type { CheckpointStore } from './store.js';
+
+/** Entries below which a folder is walked at the gate (≈ 25 ms of walk: about what a worker's start costs). */
+export const PREFETCH_MIN_ENTRIES = 2000;
+
+/** What the prefetcher needs of a worker thread (a test may pass its own). */
+export type WorkerLike = Pick<Worker, 'postMessage' | 'on' | 'terminate' | 'ref' | 'unref'>;
+
+let workerScript: URL | undefined;
+
+/** Set by each bundle entry (cli, web, the app): the built worker lies beside it. Unset (from source): no worker. */
+export function setCheckpointWorkerScript(url: URL): void {
+  workerScript = url;
+}
+
+/** The built worker, or undefined when there is none (running from source) or it cannot start. */
+export function spawnCheckpointWorker(): WorkerLike | undefined {
+  if (!workerScript || !existsSync(fileURLToPath(workerScript))) return undefined;
+  try {
+    return new Worker(workerScript);
+  } catch {
+    return undefined;
+  }
+}
+
+interface Job {
+  resolve: (p: Prepared) => void;
+  reject: (err: Error) => void;
+  packId: string;
+}
+
+interface RunPrefetch {
+  root: string;
+  /** Settles with the prepared capture, or undefined when the worker failed. */
+  result: Promise<Prepared | undefined>;
+}
+
+export interface PrefetchOptions {
+  store: CheckpointStore;
+  spawn?: () => WorkerLike | undefined;
+  minEntries?: number;
+  onError?: (message: string) => void;
+}
+
+export class CheckpointPrefetcher {
+  private worker: WorkerLike | undefined;
+  /** The worker failed or could not start: no more prefetching in this process. */
+  private off = false;
+  private nextId = 1;
+  private readonly jobs = new Map<number, Job>();
+  private readonly runs = new Map<string, RunPrefetch>();
+
+  constructor(private readonly o: PrefetchOptions) {}
+
+  private ensureWorker(): WorkerLike | undefined {
+    if (this.worker || this.off) return this.worker;
+    const w = (this.o.spawn ?? spawnCheckpointWorker)();
+    if (!w) {
+      this.off = true;
+      return undefined;
+    }
+    w.on('message', (m: { id: number; ok: boolean; prepared?: Prepared; error?: string }) => {
+      const job = this.jobs.get(m.id);
+      if (!job) return;
+      this.jobs.delete(m.id);
+      if (this.jobs.size === 0) w.unref();
+      if (m.ok && m.prepared) job.resolve(m.prepared);
+      else {
+        abortPack(this.o.store.packsDir, job.packId);
+        job.reject(new Error(m.error ?? 'the checkpoint worker failed'));
+      }
+    });
+    const fail = (err: Error) => {
+      if (this.worker !== w) return;
+      this.worker = undefined;
+      this.off = true;
+      this.o.onError?.(`the checkpoint worker stopped (${err.message}); checkpoints are taken at the first change of a turn instead`);
+      this.failAll(err);
+    };
+    w.on('error', fail);
+    w.on('exit', (code: number) => fail(new Error(`exit code ${code}`)));
+    w.unref();
+    this.worker = w;
+    return w;
+  }
+
+  /** Rejects every job in flight and removes their temporary packs (the worker is gone or going). */
+  private failAll(err: Error) {
+    for (const job of this.jobs.values()) {
+      abortPack(this.o.store.packsDir, job.packId);
+      job.reject(err);
+    }
+    this.jobs.clear();
+  }
+
+  /** Starts preparing the capture of `root` for `runId` (false: not worth it here, or no worker). */
+  start(runId: string, root: string): boolean {
+    if (this.off || this.runs.has(runId)) return false;
+    const entries = this.o.store.latestEntries(root);
+    if (entries === undefined || entries < (this.o.minEntries ?? PREFETCH_MIN_ENTRIES)) return false;
+    const w = this.ensureWorker();
+    if (!w) return false;
+    const id = this.nextId++;
+    const packId = newPackId();
+    const result = new Promise<Prepared>((resolve, reject) => this.jobs.set(id, { resolve, reject, packId }));
+    if (this.jobs.size === 1) w.ref(); // a run may wait for it: the process stays up until it answers
+    try {
+      w.postMessage({ id, input: { ...this.o.store.prepareInput(root), packId } });
+    } catch (err) {
+      this.jobs.delete(id);
+      if (this.jobs.size === 0) w.unref();
+      return false;
+    }
+    this.runs.set(runId, { root, result: result.catch(() => undefined) });
+    return true;
+  }
+
+  /** Whether a capture is being prepared for `runId`. */
+  has(runId: string): boolean {
+    return this.runs.has(runId);
+  }
+
+  /** The capture prepared for `runId` in `root` (undefined: none, or it failed); the caller commits or discards it. */
+  async take(runId: string, root: string): Promise<Prepared | undefined> {
+    const entry = this.runs.get(runId);
+    if (!entry) return undefined;
+    this.runs.delete(runId);
+    if (entry.root !== root) {
+      this.discard(entry); // the workspace was switched since the run started
+      return undefined;
+    }
+    return entry.result;
+  }
+
+  /** The run ended without a change: its capture is thrown away when it arrives. */
+  drop(runId: string): void {
+    const entry = this.runs.get(runId);
+    if (!entry) return;
+    this.runs.delete(runId);
+    this.discard(entry);
+  }
+
+  /** Removes the capture's temporary pack once it is there (or at once if it is). */
+  private discard(entry: RunPrefetch): void {
+    void entry.result.then((p) => {
+      if (p) this.o.store.discardPrepared(p);
+    });
+  }
+
+  /** Stops the worker; captures in flight are thrown away. */
+  async close(): Promise<void> {
+    for (const id of [...this.runs.keys()]) this.drop(id);
+    const w = this.worker;
+    this.worker = undefined;
+    this.off = true;
+    if (!w) return;
+    await w.terminate();
+    this.failAll(new Error('closed'));
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * X2: a snapshot in two halves, so the costly one can run beside the turn on another thread (prefetch.ts).
+ *
+ * `prepareCapture` does the work and makes nothing visible: it reads the workspace's pointer (its latest tree: the
+ * stat cache and the delta base), scans the folder, reads and hashes what changed into a temporary pack
+ * (`tmp-<id>.pack`, never listed by a reader), and encodes and compresses the tree. It needs no store lock: it only
+ * reads committed files, and what it writes is temporary.
+ *
+ * `CheckpointStore.commitPrepared` (store.ts, under the lock) makes it visible in a few file operations: only if the
+ * pointer still names the tree it was prepared against (else it is thrown away and the capture is redone under the
+ * lock). That check is what keeps the stat cache honest: the pointer's tree is a root of garbage collection, so every
+ * content a cache hit relies on is still in the store, and the delta's base still exists.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { captureTree, type CaptureStats } from './capture.js';
+import { keyHash } from './layout.js';
+import { PackWriter, type ObjectIndex } from './objects.js';
+import type { ScanLimits } from './scan.js';
+import { gzipTree, type TreeFiles } from './tree-files.js';
+import { fileCount, type Tree } from './tree.js';
+
+export interface PrepareInput {
+  /** The store folder (`<home>/checkpoints`). */
+  dir: string;
+  /** The workspace (a real path). */
+  root: string;
+  limits: ScanLimits;
+  /** Absolute paths never entered (the store, the app's data folder). */
+  exclude: readonly string[];
+  racyMs?: number;
+  /** The temporary pack's id (chosen by the caller, so it can remove the file if the preparing thread is stopped). */
+  packId?: string;
+}
+
+export interface Prepared {
+  root: string;
+  /** The tree the workspace's pointer named when this was prepared (none: the workspace's first). */
+  previous: string | undefined;
+  treeId: string;
+  /** The whole tree the stored delta builds on (none: stored whole). */
+  treeBase?: string;
+  /** The tree file's bytes (gzip). */
+  treeGz: Uint8Array;
+  /** The temporary pack of new contents: [hash, offset, length] rows (none: nothing new). */
+  pack?: { id: string; rows: Array<[string, number, number]> };
+  files: number;
+  /** Entries of the tree (files, folders, links): the pointer keeps it (prefetch.ts decides by it). */
+  entries: number;
+  skipped: number;
+  skippedSample: string[];
+  takenAt: number;
+  stats: CaptureStats;
+  /** The tree itself (only when prepared in this thread: kept as the next snapshot's stat cache). */
+  tree?: Tree;
+}
+
+export interface Pointer {
+  tree: string;
+  /** Entries of that tree (pointers written before this field: unknown). */
+  entries?: number;
+}
+
+export const pointerFile = (dir: string, root: string): string => path.join(dir, 'workspaces', `${keyHash(root)}.json`);
+
+/** The workspace's latest tree, as its pointer names it (undefined: none or unreadable). */
+export function readPointer(dir: string, root: string): Pointer | undefined {
+  try {
+    const p = JSON.parse(readFileSync(pointerFile(dir, root), 'utf8')) as Partial<Pointer> | null;
+    if (!p || typeof p.tree !== 'string') return undefined;
+    return { tree: p.tree, ...(typeof p.entries === 'number' ? { entries: p.entries } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function prepareCapture(
+  input: PrepareInput,
+  ctx: { treeFiles: TreeFiles; index: ObjectIndex; now: () => number },
+): Promise<Prepared> {
+  const pointer = readPointer(input.dir, input.root);
+  let previous: { id: string; tree: Tree } | undefined;
+  if (pointer) {
+    try {
+      previous = { id: pointer.tree, tree: ctx.treeFiles.load(pointer.tree) };
+    } catch {
+      previous = undefined; // unreadable: every file is read again and the tree stored whole
+    }
+  }
+  const writer = new PackWriter(path.join(input.dir, 'packs'), input.packId);
+  try {
+    const { tree, stats } = await captureTree(input.root, {
+      limits: input.limits,
+      exclude: input.exclude,
+      previous: previous?.tree,
+      ...(input.racyMs !== undefined ? { racyMs: input.racyMs } : {}),
+      index: ctx.index,
+      writer,
+      now: ctx.now,
+    });
+    writer.close();
+    const { id, text, base } = ctx.treeFiles.encode(tree, previous?.id);
+    return {
+      root: input.root,
+      previous: pointer?.tree,
+      treeId: id,
+      ...(base ? { treeBase: base } : {}),
+      treeGz: gzipTree(text),
+      ...(writer.written.size ? { pack: { id: writer.id, rows: [...writer.written].map(([h, l]): [string, number, number] => [h, l.offset, l.length]) } } : {}),
+      files: fileCount(tree),
+      entries: tree.entries.length,
+      skipped: tree.skipped.length,
+      skippedSample: tree.skipped.slice(0, 20).map((s) => `${s.p} (${s.reason})`),
+      takenAt: tree.takenAt,
+      stats,
+      tree,
+    };
+  } catch (err) {
+    writer.abort();
+    throw err;
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * X2: a turn's capture prepared on the checkpoint worker from the run's start (prefetch.ts, checkpoint-worker.ts,
+ * prepare.ts), through the real gate and store and a real worker thread (the worker's TypeScript source, loaded
+ * through tsx: the built app loads out/main/checkpoint-worker.js instead, see test/integration/cli-checkpoints).
+ *
+ * - The record is of the folder as it was when the run started: a file the agent then writes is captured with its
+ *   pre-write content (and a file the person changed after the start is recorded as it was at the start).
+ * - A run that ends without a mutating call records nothing, and the worker's temporary pack is removed — also when
+ *   the run ends before the worker answers, and when the worker is stopped mid-capture.
+ * - Another run changing the folder in between: the prepared capture is thrown away and the folder captured at the
+ *   gate. A worker that fails: every capture is taken at the gate, as without it.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../preload/contract.js';
+import { createCheckpointGate, type RunInfo } from '../../main/checkpoints/gate.js';
+import { CheckpointPrefetcher, type WorkerLike } from '../../main/checkpoints/prefetch.js';
+import { CheckpointStore } from '../../main/checkpoints/store.js';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+const tmp = (p: string) => {
+  const d = mkdtempSync(path.join(tmpdir(), `agentdesk-cpp-${p}-`));
+  made.push(d);
+  return d;
+};
+
+const WORKER_SOURCE = new URL('../../main/checkpoints/checkpoint-worker.ts', import.meta.url).href;
+/** The worker from its TypeScript source (tsx registered in the thread first). */
+const sourceWorker = (code = `const { register } = await import('tsx/esm/api'); register(); await import(${JSON.stringify(WORKER_SOURCE)});`) =>
+  new Worker(code, { eval: true });
+
+async function setup(o: { spawn?: () => WorkerLike | undefined } = {}) {
+  const root = tmp('ws');
+  for (let i = 0; i < 20; i++) writeFileSync(path.join(root, `f${i}.txt`), `file ${i}\n`);
+  writeFileSync(path.join(root, 'a.txt'), 'original a\n');
+  const home = tmp('home');
+  const store = new CheckpointStore(home, { onNotice: () => {} });
+  // The folder's first checkpoint (in this thread): from now on its pointer says how large it is.
+  await store.snapshot({ sessionKey: 'first', root, label: 'first' });
+  const answers: Array<() => void> = [];
+  let answered = 0;
+  const errors: string[] = [];
+  const spawned: Worker[] = [];
+  const prefetch = new CheckpointPrefetcher({
+    store,
+    minEntries: 1,
+    onError: (l) => errors.push(l),
+    spawn:
+      o.spawn ??
+      (() => {
+        const w = sourceWorker();
+        spawned.push(w);
+        w.on('message', () => {
+          answered++;
+          answers.splice(0).forEach((f) => f());
+        });
+        return w;
+      }),
+  });
+  const runs: Record<string, RunInfo> = {};
+  const listeners = new Set<(e: AgentEvent) => void>();
+  const lifecycle = (runId: string, phase: 'start' | 'end') => {
+    if (phase === 'start') runs[runId] = { sessionId: `id-${runId}`, message: `turn ${runId}`, startedAt: Date.now() };
+    else runs[runId]!.endedAt = Date.now();
+    for (const l of listeners) l({ type: 'event', runId, sessionKey: 's', seq: 0, stream: 'lifecycle', data: { phase }, ts: Date.now() } as AgentEvent);
+  };
+  const gate = createCheckpointGate({
+    store,
+    run: (id) => runs[id],
+    root: () => root,
+    enabled: () => true,
+    prefetch,
+    events: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  });
+  const emitted: Array<Record<string, unknown>> = [];
+  const call = (runId: string, sessionKey = 's') => gate({ runId, sessionKey, toolName: 'write', emit: (d) => void emitted.push(d as Record<string, unknown>) });
+  /** Resolves once the worker has answered `n` jobs in all. */
+  const answeredTimes = async (n: number) => {
+    while (answered < n) await new Promise<void>((r) => answers.push(r));
+    await new Promise((r) => setImmediate(r)); // the prefetcher's own handlers run first
+  };
+  const tmpFiles = () => readdirSync(store.packsDir).filter((n) => n.startsWith('tmp-'));
+  const contentOf = async (tree: string, p: string) => {
+    const e = store.loadTree(tree).entries.find((x) => x.p === p);
+    return e?.h ? (await store.readObject(e.h)).toString('utf8') : undefined;
+  };
+  return { root, store, prefetch, runs, lifecycle, call, emitted, answeredTimes, tmpFiles, contentOf, errors, spawned };
+}
+
+describe('a turn capture prepared on the checkpoint worker', () => {
+  it('records the folder as it was when the run started: a file the agent writes keeps its pre-write content', async () => {
+    const h = await setup();
+    try {
+      h.lifecycle('r1', 'start');
+      await h.answeredTimes(1);
+      writeFileSync(path.join(h.root, 'f3.txt'), 'changed by the person after the start\n');
+      await h.call('r1');
+      writeFileSync(path.join(h.root, 'a.txt'), 'written by the agent\n'); // the tool runs after the gate
+      h.lifecycle('r1', 'end');
+      const [cp] = h.store.list('s');
+      expect(h.emitted).toEqual([expect.objectContaining({ phase: 'created', id: cp!.id, files: 21, takenAt: expect.any(Number) })]);
+      expect(cp!.takenAt).toBeLessThanOrEqual(cp!.createdAt);
+      expect(await h.contentOf(cp!.tree, 'a.txt')).toBe('original a\n');
+      expect(await h.contentOf(cp!.tree, 'f3.txt')).toBe('file 3\n');
+      expect(h.tmpFiles()).toEqual([]);
+      // The committed capture is a normal checkpoint: a restore puts the pre-write content back.
+      await h.store.restore({ sessionKey: 's', id: cp!.id, files: true });
+      expect(readFileSync(path.join(h.root, 'a.txt'), 'utf8')).toBe('original a\n');
+      // The next turn builds on it (stat cache and delta from the worker's tree).
+      h.lifecycle('r2', 'start');
+      await h.answeredTimes(2);
+      await h.call('r2');
+      h.lifecycle('r2', 'end');
+      const second = h.store.list('s')[1]!;
+      expect(second.takenAt).toBeDefined();
+      expect(await h.contentOf(second.tree, 'a.txt')).toBe('original a\n');
+      expect(h.store.baseOf(second.tree)).toBeDefined(); // stored as a delta
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
+  it('a run without a mutating call records nothing and leaves no temporary pack (also when it ends first, or the worker is stopped)', async () => {
+    const h = await setup();
+    try {
+      const pointer = h.store.latestEntries(h.root);
+      writeFileSync(path.join(h.root, 'new.txt'), 'new content to store\n'); // something for the worker to write
+      h.lifecycle('r1', 'start');
+      h.lifecycle('r1', 'end'); // before the worker answers
+      await h.answeredTimes(1);
+      expect(h.tmpFiles()).toEqual([]);
+      expect(h.store.list('s')).toEqual([]);
+      expect(h.store.latestEntries(h.root)).toBe(pointer);
+      h.lifecycle('r2', 'start');
+      await h.answeredTimes(2);
+      h.lifecycle('r2', 'end'); // after it answered
+      await new Promise((r) => setImmediate(r));
+      expect(h.tmpFiles()).toEqual([]);
+      h.lifecycle('r3', 'start');
+      await h.prefetch.close(); // mid-capture: the thread is stopped and its pack removed
+      expect(h.tmpFiles()).toEqual([]);
+      expect(h.store.list('s')).toEqual([]);
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
+  it('another run changing the folder after the start: the prepared capture is thrown away and the folder taken at the gate', async () => {
+    const h = await setup();
+    try {
+      h.runs.other = { sessionId: 'id-other', message: 'other', startedAt: Date.now() };
+      h.lifecycle('r1', 'start');
+      await h.answeredTimes(1);
+      await h.call('other', 'other-session');
+      writeFileSync(path.join(h.root, 'by-other-run.txt'), 'x\n');
+      await h.call('r1');
+      h.lifecycle('r1', 'end');
+      const [cp] = h.store.list('s');
+      expect(cp!.takenAt).toBeUndefined();
+      expect(h.store.loadTree(cp!.tree).entries.map((e) => e.p)).toContain('by-other-run.txt');
+      expect(h.tmpFiles()).toEqual([]);
+      // While that run is live, a new run is not prepared ahead at all.
+      h.lifecycle('r2', 'start');
+      expect(h.prefetch.has('r2')).toBe(false);
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
+  it('a worker that fails: the turn is captured at the gate, and later runs are not prepared ahead', async () => {
+    let spawns = 0;
+    const h = await setup({
+      spawn: () => {
+        spawns++;
+        return sourceWorker('throw new Error("the worker broke")');
+      },
+    });
+    try {
+      h.lifecycle('r1', 'start');
+      await h.call('r1');
+      h.lifecycle('r1', 'end');
+      const [cp] = h.store.list('s');
+      expect(cp).toBeDefined();
+      expect(cp!.takenAt).toBeUndefined();
+      expect(h.emitted).toEqual([expect.objectContaining({ phase: 'created', files: 21 })]);
+      expect(h.errors.join('\n')).toMatch(/checkpoint worker stopped \(the worker broke\)/);
+      h.lifecycle('r2', 'start');
+      expect(h.prefetch.has('r2')).toBe(false);
+      expect(spawns).toBe(1);
+      expect(h.tmpFiles()).toEqual([]);
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+});
