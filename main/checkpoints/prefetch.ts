@@ -39,8 +39,12 @@ export function setCheckpointWorkerScript(url: URL): void {
   workerScript = url;
 }
 
-/** The built worker, or undefined when there is none (running from source) or it cannot start. */
+/**
+ * The built worker, or undefined when there is none (running from source), it cannot start, or
+ * AGENTDESK_CHECKPOINT_WORKER=0 turns it off (every capture at the gate, in the main thread).
+ */
 export function spawnCheckpointWorker(): WorkerLike | undefined {
+  if (process.env.AGENTDESK_CHECKPOINT_WORKER === '0') return undefined;
   if (!workerScript || !existsSync(fileURLToPath(workerScript))) return undefined;
   try {
     return new Worker(workerScript);
@@ -48,6 +52,9 @@ export function spawnCheckpointWorker(): WorkerLike | undefined {
     return undefined;
   }
 }
+
+/** The key of a capture started before its run (startEarly). */
+const EARLY = '\0early';
 
 interface Job {
   resolve: (p: Prepared) => void;
@@ -119,8 +126,20 @@ export class CheckpointPrefetcher {
     this.jobs.clear();
   }
 
-  /** Starts preparing the capture of `root` for `runId` (false: not worth it here, or no worker). */
+  /**
+   * Starts preparing the capture of `root` for `runId` (false: not worth it here, or no worker). A capture started
+   * early (`startEarly`, the CLI) for the same folder becomes this run's.
+   */
   start(runId: string, root: string): boolean {
+    const early = this.runs.get(EARLY);
+    if (early && runId !== EARLY) {
+      this.runs.delete(EARLY);
+      if (early.root === root && !this.runs.has(runId)) {
+        this.runs.set(runId, early);
+        return true;
+      }
+      this.discard(early);
+    }
     if (this.off || this.runs.has(runId)) return false;
     const entries = this.o.store.latestEntries(root);
     if (entries === undefined || entries < (this.o.minEntries ?? PREFETCH_MIN_ENTRIES)) return false;
@@ -139,6 +158,14 @@ export class CheckpointPrefetcher {
     }
     this.runs.set(runId, { root, result: result.catch(() => undefined) });
     return true;
+  }
+
+  /**
+   * The CLI: starts the capture of the coming turn as soon as its folder is known (while the gateway and the run
+   * are set up), for the next run that starts in `root`.
+   */
+  startEarly(root: string): boolean {
+    return this.start(EARLY, root);
   }
 
   /** Whether a capture is being prepared for `runId`. */

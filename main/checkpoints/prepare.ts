@@ -82,7 +82,7 @@ export async function prepareCapture(
   let previous: { id: string; tree: Tree } | undefined;
   if (pointer) {
     try {
-      previous = { id: pointer.tree, tree: ctx.treeFiles.load(pointer.tree) };
+      previous = { id: pointer.tree, tree: ctx.treeFiles.loadForCache(pointer.tree) };
     } catch {
       previous = undefined; // unreadable: every file is read again and the tree stored whole
     }

@@ -148,7 +148,7 @@ export class CheckpointStore {
     const pointer = readPointer(this.dir, root);
     if (!pointer) return undefined;
     try {
-      return { id: pointer.tree, tree: this.loadTree(pointer.tree) };
+      return { id: pointer.tree, tree: this.treeFiles.loadForCache(pointer.tree) };
     } catch {
       return undefined;
     }

@@ -75,10 +75,17 @@ export function applyDelta(base: readonly TreeEntry[], set: readonly TreeEntry[]
   return out;
 }
 
+/** A tree as read (and cached): `checked` once treeProblem passed on it. */
+interface Entry {
+  tree: Tree;
+  base?: string;
+  checked: boolean;
+}
+
 export const gzipTree = (text: string): Buffer => gzipSync(text, { level: 1 });
 
 export class TreeFiles {
-  private readonly cache = new Map<string, { tree: Tree; base?: string }>();
+  private readonly cache = new Map<string, Entry>();
 
   constructor(private readonly dir: string) {}
 
@@ -86,7 +93,7 @@ export class TreeFiles {
     return path.join(this.dir, `${id}.json.gz`);
   }
 
-  private remember(id: string, v: { tree: Tree; base?: string }) {
+  private remember(id: string, v: Entry) {
     if (this.cache.size > 12) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(id, v);
   }
@@ -96,10 +103,15 @@ export class TreeFiles {
    * anything uses it: an id that is not a sha256 (a path), a delta on a delta (a loop), entries a restore must not
    * write (treeProblem: "..", `.git`, a path under a symlink…).
    */
-  private loadEntry(id: string, asBase = false): { tree: Tree; base?: string } {
+  private loadEntry(id: string, asBase = false, check = true): Entry {
     const hit = this.cache.get(id);
     if (hit) {
       if (asBase && hit.base !== undefined) throw new CorruptObjectError(`The checkpoint store holds a damaged tree ${id.slice(0, 12)} (a delta on a delta).`);
+      if (check && !hit.checked) {
+        const problem = treeProblem(hit.tree);
+        if (problem) throw new CorruptObjectError(`The checkpoint store holds a damaged tree ${id.slice(0, 12)} (${problem}).`);
+        hit.checked = true;
+      }
       return hit;
     }
     if (!isObjectId(id)) throw new CorruptObjectError(`The checkpoint store names a tree that cannot exist (${JSON.stringify(String(id).slice(0, 80))}).`);
@@ -112,30 +124,44 @@ export class TreeFiles {
     }
     const damaged = (why: string) => new CorruptObjectError(`The checkpoint store holds a damaged tree ${id.slice(0, 12)} (${why}).`);
     if (!raw || typeof raw !== 'object') throw damaged('not a tree');
-    let v: { tree: Tree; base?: string };
+    let v: Entry;
     if ('base' in raw && raw.base !== undefined) {
       // A delta is always stored against a whole tree: one level, never a chain or a loop.
       if (asBase) throw damaged('a delta on a delta');
       if (!isObjectId(raw.base) || raw.base === id || !Array.isArray(raw.set) || !Array.isArray(raw.del)) throw damaged('a bad delta');
-      const base = this.loadEntry(raw.base, true);
+      const base = this.loadEntry(raw.base, true, false);
       v = {
         tree: { v: TREE_VERSION, root: raw.root, takenAt: raw.takenAt, entries: applyDelta(base.tree.entries, raw.set, raw.del), skipped: raw.skipped ?? [] },
         base: raw.base,
+        checked: false,
       };
     } else {
       const whole = raw as Tree;
       if (whole.v !== TREE_VERSION || !Array.isArray(whole.entries)) throw new Error(`Unsupported checkpoint tree ${id} (version ${String(whole.v)}).`);
-      v = { tree: { ...whole, skipped: Array.isArray(whole.skipped) ? whole.skipped : [] } };
+      v = { tree: { ...whole, skipped: Array.isArray(whole.skipped) ? whole.skipped : [] }, checked: false };
     }
     if (typeof v.tree.root !== 'string' || !path.isAbsolute(v.tree.root)) throw damaged('no workspace');
-    const problem = treeProblem(v.tree);
-    if (problem) throw damaged(problem);
+    if (!Array.isArray(v.tree.entries) || !v.tree.entries.every((e) => typeof e === 'object' && e !== null && typeof e.p === 'string')) throw damaged('bad entries');
+    if (check) {
+      const problem = treeProblem(v.tree);
+      if (problem) throw damaged(problem);
+      v.checked = true;
+    }
     this.remember(id, v);
     return v;
   }
 
   load(id: string): Tree {
     return this.loadEntry(id).tree;
+  }
+
+  /**
+   * A tree for the next snapshot's stat cache and delta only, without the per-path checks (a fifth of a new
+   * process's snapshot). Safe: its paths are only compared with paths the scan found in the folder, and nothing is
+   * written from it — any tree built on it is checked when `load` reads it for a restore, a preview or a diff.
+   */
+  loadForCache(id: string): Tree {
+    return this.loadEntry(id, false, false).tree;
   }
 
   /** The tree a delta is stored against (undefined for a whole tree). */
@@ -152,9 +178,9 @@ export class TreeFiles {
     let base: string | undefined;
     if (previousId) {
       try {
-        const prev = this.loadEntry(previousId);
+        const prev = this.loadEntry(previousId, false, false);
         const baseId = prev.base ?? previousId;
-        const whole = prev.base ? this.loadEntry(prev.base).tree : prev.tree;
+        const whole = prev.base ? this.loadEntry(prev.base, true, false).tree : prev.tree;
         if (whole.root === tree.root) {
           const d = treeDelta(whole.entries, tree.entries);
           if (d.set.length + d.del.length <= Math.max(16, tree.entries.length / 4)) {
@@ -183,7 +209,8 @@ export class TreeFiles {
 
   /** Keeps a tree this process holds (the next snapshot's stat cache) without reading it back. */
   keep(id: string, tree: Tree, base?: string): void {
-    this.remember(id, { tree, ...(base ? { base } : {}) });
+    // Built from a scan of the folder (every path a real child): the same as checked.
+    this.remember(id, { tree, ...(base ? { base } : {}), checked: true });
   }
 
   /** Stores `tree` (encode + write); returns its id. */

@@ -61,7 +61,16 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
   // The CLI works where it is started (or --workspace, or config.json's agent.workspace) — not in the app's folder.
   const workspace = resolve(io.cwd, args.workspace ?? fileConfig.agent.workspace ?? io.cwd);
   // config.json and settings.json are read and merged once per turn: the gateway starts from this config.
-  const gateway = await createAppGateway({ home, workspace, env: io.env, config: fileConfig, effectiveConfig: config, settings, approvalMode: args.approve }).catch((err: Error) => {
+  const gateway = await createAppGateway({
+    home,
+    workspace,
+    env: io.env,
+    config: fileConfig,
+    effectiveConfig: config,
+    settings,
+    approvalMode: args.approve,
+    prefetchCheckpoint: !isCommand,
+  }).catch((err: Error) => {
     throw new UsageError(err.message);
   });
 

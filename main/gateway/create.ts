@@ -116,6 +116,11 @@ export interface GatewayOptions {
   openMcpSecrets?: () => Promise<SecretStore>;
   /** X1 OAuth: opens a consent URL in the system browser (the desktop app); elsewhere Settings shows the link. */
   openUrl?: (url: string) => void;
+  /**
+   * X2, the CLI (one turn per process): the turn's checkpoint capture starts on the checkpoint worker as soon as the
+   * gateway opens, not at the run's start — the folder as it was when the command started.
+   */
+  prefetchCheckpoint?: boolean;
 }
 
 /** Idle watchdog per provider: configured timeoutSeconds, else 120 s for cloud APIs and 300 s for self-hosted ones. */
@@ -184,6 +189,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // X2: the workspace is checkpointed before each turn's first change; an operation a killed process left
   // half-done is finished first (and said on stderr).
   const checkpoints = await openCheckpoints({ home: opts.home, sessions: store, config: () => config });
+  if (opts.prefetchCheckpoint) checkpoints.prefetchEarly(workspace);
   // X1: MCP servers, one client each for every run of this gateway; secrets from their own keychain service.
   let mcpKeychain: Promise<SecretStore> | undefined;
   const openMcpSecrets = () =>

@@ -1,8 +1,16 @@
-/** X2 delta trees: treeDelta / applyDelta (table and property: applying the delta gives the next tree exactly). */
+/**
+ * X2 delta trees: treeDelta / applyDelta (table and property: applying the delta gives the next tree exactly), and
+ * the checks of a tree read back (loadForCache vs load).
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyDelta, treeDelta } from '../../main/checkpoints/tree-files.js';
-import type { TreeEntry } from '../../main/checkpoints/tree.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { CorruptObjectError } from '../../main/checkpoints/objects.js';
+import { applyDelta, treeDelta, TreeFiles } from '../../main/checkpoints/tree-files.js';
+import { encodeTree, treeId, type TreeEntry } from '../../main/checkpoints/tree.js';
 
 const f = (p: string, h: string, mt = 1): TreeEntry => ({ p, k: 'f', m: 0o644, h, s: 1, mt, ct: mt, ino: 1 });
 
@@ -31,5 +39,26 @@ describe('treeDelta / applyDelta', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('TreeFiles: a tree read only as the stat cache is not checked, and is checked before anything else uses it', () => {
+  it('loadForCache takes a crafted tree; load (restore, preview, diff) still refuses it, also once it is cached', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agentdesk-trees-'));
+    try {
+      const crafted = encodeTree({ v: 1, root: '/ws', takenAt: 1, entries: [f('../outside', 'a'.repeat(64))], skipped: [] });
+      const id = treeId(crafted);
+      writeFileSync(path.join(dir, `${id}.json.gz`), gzipSync(crafted));
+      const files = new TreeFiles(dir);
+      expect(files.loadForCache(id).entries.map((e) => e.p)).toEqual(['../outside']);
+      expect(() => files.load(id)).toThrow(CorruptObjectError);
+      expect(() => new TreeFiles(dir).load(id)).toThrow(CorruptObjectError);
+      // Not even an entry list: refused by both.
+      const broken = JSON.stringify({ v: 1, root: '/ws', takenAt: 1, entries: [42], skipped: [] });
+      writeFileSync(path.join(dir, `${treeId(broken)}.json.gz`), gzipSync(broken));
+      expect(() => files.loadForCache(treeId(broken))).toThrow(CorruptObjectError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
