@@ -132,12 +132,23 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       // Stat by the plain path (a /proc/self/fd path costs twice as much per name): if a racer swapped this folder
       // for a link since it was listed, what that finds outside is only metadata — a folder is entered, a file read
       // and a link's text read through WorkspaceFs, which refuses a path with a link on the way.
-      const full = `${real}/${d.name}`;
+      let full = `${real}/${d.name}`;
       let st;
       try {
         st = lstatSync(full);
-      } catch {
-        continue; // gone since readdir
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        // Deeper than PATH_MAX by its full path: reached from its folder's descriptor instead (a short path).
+        const near = code === 'ENAMETOOLONG' ? fs.at(rel) : undefined;
+        try {
+          if (near === undefined) throw err;
+          st = lstatSync(near);
+          full = near;
+        } catch {
+          // A name that is not UTF-8 arrives with U+FFFD in it and names nothing: listed, not silently lost.
+          if (code === 'ENAMETOOLONG' || d.name.includes('\ufffd')) skipped.push({ p: rel, reason: 'unreadable' });
+          continue; // else gone since readdir
+        }
       }
       const mode = st.mode & 0o7777;
       if (st.isDirectory()) {

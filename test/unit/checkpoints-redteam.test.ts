@@ -278,6 +278,27 @@ describe('special files while snapshotting', () => {
 });
 
 describe('the safe file layer keeps a snapshot whole', () => {
+  it('a file deeper than PATH_MAX is captured and restored; a name that is not UTF-8 is listed as skipped', async () => {
+    const { ws, store } = setup();
+    write(ws, 'ok.txt', 'ok\n');
+    // 40 levels of 200-character folders: a full path of ~8 000 bytes (PATH_MAX is 4 096), made one level at a time.
+    const deepDir = Array(40).fill('a'.repeat(200)).join('/');
+    const sh = (script: string) => spawnSync('bash', ['-c', script], { cwd: ws, encoding: 'utf8' });
+    const cdDeep = `for i in $(seq 1 40); do cd ${'a'.repeat(200)} || exit 1; done`; // one chdir per level
+    try {
+      expect(sh(`for i in $(seq 1 40); do mkdir ${'a'.repeat(200)} && cd ${'a'.repeat(200)} || exit 1; done; echo deep > deep.txt`).status).toBe(0);
+      expect(sh(`touch "$(printf 'bad\\377name')"`).status).toBe(0);
+      const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'before' });
+      expect(store.loadTree(cp.tree).entries.map((e) => e.p)).toContain(`${deepDir}/deep.txt`);
+      expect(cp.skippedSample).toEqual(['bad\ufffdname (unreadable)']);
+      expect(sh(`${cdDeep} && rm deep.txt`).status).toBe(0);
+      await store.restore({ sessionKey: 's', id: cp.id, files: true });
+      expect(sh(`${cdDeep} && cat deep.txt`).stdout).toBe('deep\n');
+    } finally {
+      sh('cd / && rm -rf "$OLDPWD"'); // rmSync cannot remove a tree deeper than PATH_MAX
+    }
+  });
+
   it('a folder listed after a wide subfolder (more folders than it keeps open): every file is still captured', async () => {
     // Regression guard of workspace-fs.ts: a folder's descriptor closed to make room (and its number reused) must
     // not make the rest of that folder's listing vanish — a later restore to that snapshot would delete those files.
