@@ -231,7 +231,8 @@ export class McpConnection {
       await transport.finishAuth(params);
     } catch (err) {
       this.authUrl = undefined;
-      this.setState('failed', `authorization failed: ${String((err as Error)?.message ?? err).split('\n')[0]}`);
+      // The authorization server's `error` parameter (and its messages) are its own text: shown cleaned.
+      this.setState('failed', `authorization failed: ${visibleLine(String((err as Error)?.message ?? err).split('\n')[0]!)}`);
       throw err;
     } finally {
       provider.close();
