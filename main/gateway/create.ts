@@ -42,6 +42,7 @@ import { fireCompactionHooks } from '../engine/run/run-hooks.js';
 import { approvalMethods } from './methods/approvals.js';
 import { ApprovalBroker } from '../tools/approvals/broker.js';
 import { PendingApprovals } from './pending-approvals.js';
+import { ProtectedGrants } from '../tools/protected/grants.js';
 import { execSandboxStatus } from '../tools/exec.js';
 import type { ApprovalMode } from '../engine/config/schema.js';
 import { profilesFor } from '../auth/profiles.js';
@@ -168,7 +169,9 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     },
     hide: dataFolders,
   };
-  const tools = [...createWorkspaceTools({ sandbox, secrets: () => configuredSecrets(config, env, secrets) }), skills.tool()];
+  // X5: the person's approvals of protected paths, from the approval gate to the file tool that writes.
+  const grants = new ProtectedGrants(now);
+  const tools = [...createWorkspaceTools({ sandbox, secrets: () => configuredSecrets(config, env, secrets), grants }), skills.tool()];
   // T3: the approval gate every tool call passes (tool-lifecycle), answered through approvals.respond.
   const approvals = new ApprovalBroker({
     get config() {
@@ -183,6 +186,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     timeoutMs: () => config.agent.approvals.timeoutSeconds * 1000,
     timers,
     now,
+    grants,
   });
   const pendingApprovals = new PendingApprovals();
   hooks.approvals = approvals.gate;

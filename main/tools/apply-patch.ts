@@ -10,12 +10,14 @@ import { readWholeText, removeFile, writeAtomic } from './fs/confined.js';
 import { diffOf, MAX_EDIT_BYTES } from './edit.js';
 import { errCode } from './fs/walk.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
+import type { ProtectedGrants } from './protected/grants.js';
+import { protectedGuard, protectedChange } from './protected/guard.js';
 
 const Args = z.strictObject({
   patch: z.string({ error: '`patch` must be a string' }).min(1, { error: '`patch` must not be empty' }),
 });
 
-export function createApplyPatchTool(): Tool {
+export function createApplyPatchTool(opts: { grants?: ProtectedGrants } = {}): Tool {
   return {
     name: 'apply_patch',
     description:
@@ -28,11 +30,11 @@ export function createApplyPatchTool(): Tool {
       required: ['patch'],
       additionalProperties: false,
     },
-    execute: (args, ctx) => runApplyPatch(args, ctx),
+    execute: (args, ctx) => runApplyPatch(args, ctx, opts.grants),
   };
 }
 
-interface Planned {
+export interface Planned {
   rel: string;
   before: string;
   /** null: delete the file. */
@@ -62,7 +64,7 @@ async function parse(text: string): Promise<StructuredPatch[]> {
 }
 
 /** Computes every file's new content without writing anything. */
-async function plan(ws: string, text: string): Promise<Planned[]> {
+export async function planPatch(ws: string, text: string): Promise<Planned[]> {
   const { applyPatch } = await import('diff');
   const out: Planned[] = [];
   for (const p of await parse(text)) {
@@ -95,21 +97,29 @@ async function plan(ws: string, text: string): Promise<Planned[]> {
 /** Approval preview: the combined diff of what would change, or the reason it cannot apply. */
 export async function previewPatch(ws: string, rawArgs: unknown): Promise<string> {
   const args = parseArgs('apply_patch', Args, rawArgs);
-  const planned = await plan(ws, args.patch);
+  const planned = await planPatch(ws, args.patch);
   return (await Promise.all(planned.map((p) => diffOf(p.rel, p.before, p.after ?? '')))).join('\n');
 }
 
-async function runApplyPatch(rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput> {
+async function runApplyPatch(rawArgs: unknown, ctx: ToolContext, grants: ProtectedGrants | undefined): Promise<ToolOutput> {
   const args = parseArgs('apply_patch', Args, rawArgs);
-  const planned = await plan(ctx.workspace, args.patch);
+  const planned = await planPatch(ctx.workspace, args.patch);
   ctx.signal.throwIfAborted();
+  // X5: a protected file without the person's approval stops the whole patch before anything is written.
+  for (const p of planned) {
+    const why = await protectedChange(p.rel, p.after, async () => p.before);
+    if (why && !grants?.has(ctx.workspace, p.rel)) {
+      throw new ToolError(`apply_patch: "${p.rel}" is a protected path: ${why}. Nothing was changed; only the person can allow it, by approving this exact change when asked.`);
+    }
+  }
+  const guard = protectedGuard(ctx.workspace, 'apply_patch', grants);
   const lines: string[] = [];
   for (const p of planned) {
     if (p.after === null) {
-      await removeFile(ctx.workspace, p.rel, 'apply_patch');
+      await removeFile(ctx.workspace, p.rel, 'apply_patch', { guard });
       lines.push(`deleted ${p.rel}`);
     } else {
-      const r = await writeAtomic(ctx.workspace, p.rel, p.after, 'apply_patch');
+      const r = await writeAtomic(ctx.workspace, p.rel, p.after, 'apply_patch', { guard });
       lines.push(`${r.created ? 'created' : 'patched'} ${r.rel}`);
     }
   }

@@ -8,6 +8,8 @@ import { parseArgs } from './args.js';
 import { readWholeText, writeAtomic } from './fs/confined.js';
 import { headTail } from './text.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
+import type { ProtectedGrants } from './protected/grants.js';
+import { protectedGuard } from './protected/guard.js';
 
 /** Files larger than this are edited with exec (sed, a script) rather than loaded whole. */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
@@ -24,7 +26,7 @@ const Args = z.strictObject({
 });
 export type EditArgs = z.infer<typeof Args>;
 
-export function createEditTool(): Tool {
+export function createEditTool(opts: { grants?: ProtectedGrants } = {}): Tool {
   return {
     name: 'edit',
     description:
@@ -53,7 +55,7 @@ export function createEditTool(): Tool {
       required: ['path', 'edits'],
       additionalProperties: false,
     },
-    execute: (args, ctx) => runEdit(args, ctx),
+    execute: (args, ctx) => runEdit(args, ctx, opts.grants),
   };
 }
 
@@ -99,13 +101,13 @@ export async function previewEdit(ws: string, rawArgs: unknown): Promise<string>
   return await diffOf(file.rel, file.text, applyEdits(file.text, args.edits, file.rel));
 }
 
-async function runEdit(rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput> {
+async function runEdit(rawArgs: unknown, ctx: ToolContext, grants: ProtectedGrants | undefined): Promise<ToolOutput> {
   const args = parseArgs('edit', Args, rawArgs);
   const file = await readWholeText(ctx.workspace, args.path, 'edit', MAX_EDIT_BYTES);
   const next = applyEdits(file.text, args.edits, file.rel);
   if (next === file.text) return { content: `No change: the edits leave "${file.rel}" as it was`, details: { path: file.rel } };
   ctx.signal.throwIfAborted();
-  await writeAtomic(ctx.workspace, file.rel, next, 'edit');
+  await writeAtomic(ctx.workspace, file.rel, next, 'edit', { guard: protectedGuard(ctx.workspace, 'edit', grants) });
   const diff = await diffOf(file.rel, file.text, next);
   return {
     content: `Edited ${file.rel} (${args.edits.length} edit${args.edits.length > 1 ? 's' : ''}):\n${diff}`,

@@ -8,13 +8,15 @@
  * (processes.ts). cwd is always the workspace: asking for another one is refused.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { z } from 'zod';
 import { parseArgs } from './args.js';
 import { scrubEnv, type ScrubOptions } from './env.js';
 import { NO_RUN, processTable, type BackgroundProcess, type ProcessTable } from './processes.js';
 import { BWRAP_SECCOMP_FD, detectSandbox, openSocketFilter, sandboxedArgv, type SandboxSettings, type SandboxStatus } from './sandbox/index.js';
 import { HeadTailCollector } from './text.js';
+import { prepareExecProtection } from './protected/exec-guard.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
 
 export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
@@ -126,6 +128,11 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   if (ctx.signal.aborted) throw new ToolError('exec: aborted before the command started');
 
   const sandbox = await execSandboxStatus(s.sandbox);
+  // X5: protected paths read-only inside the sandbox (git hooks and config, AGENTS.md, .vscode…), checked after.
+  const protection =
+    sandbox.kind !== 'none' && shellPath
+      ? await prepareExecProtection(ctx.workspace, { isHome: ctx.workspace === realHome(), mountPoints: sandbox.kind === 'bwrap' })
+      : undefined;
   const scrub = (await s.secrets?.()) ?? {};
   const env = { ...scrubEnv(s.env ?? process.env, scrub), ...(sandbox.kind === 'bwrap' ? { TMPDIR: '/tmp' } : {}) };
   // Loaded on first use: most runs never start a command, and execa's load time would land on every CLI start.
@@ -138,7 +145,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
       })
     : undefined;
   const argv = shellPath
-    ? sandboxedArgv(sandbox.kind, s.sandbox, ctx.workspace, [shellPath, '-c', args.command], filter ? BWRAP_SECCOMP_FD : undefined)
+    ? sandboxedArgv(sandbox.kind, s.sandbox, ctx.workspace, [shellPath, '-c', args.command], filter ? BWRAP_SECCOMP_FD : undefined, protection)
     : null;
   const started = Date.now();
   const options = {
@@ -160,6 +167,9 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   let child;
   try {
     child = argv ? execa(argv[0]!, argv.slice(1), options) : execa(args.command, { ...options, shell: true });
+  } catch (err) {
+    await protection?.finish();
+    throw err;
   } finally {
     filter?.close(); // the child has its own copy once spawned
   }
@@ -238,6 +248,8 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
     if (reason) killTree('SIGKILL'); // stragglers that ignored SIGTERM
     if (pid !== undefined) liveGroups.delete(pid);
     emit(decoder.end());
+    // Every process of the sandbox is gone (its PID namespace ended with bwrap): clean up and check what changed.
+    const guarded = (await protection?.finish().catch((e: unknown) => [`could not check the protected paths: ${(e as Error).message}`])) ?? [];
     const status =
       reason === 'timeout'
         ? `killed: timed out after ${formatSeconds(timeoutMs)}`
@@ -250,7 +262,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
               : result.exitCode === undefined
                 ? `could not run the command: ${result.shortMessage ?? result.message ?? 'unknown error'}`
                 : `exit code ${result.exitCode}`;
-    return { result, status };
+    return { result, status, guarded };
   })();
 
   const sandboxNote =
@@ -267,8 +279,8 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
       startedAt: started,
       output: collector,
       kill: () => stop('killed'),
-      done: finished.then(({ status }) => {
-        entry.status = status;
+      done: finished.then(({ status, guarded }) => {
+        entry.status = guarded.length > 0 ? `${status}; ${protectedNote(guarded)}` : status;
       }),
     };
     s.processes.add(runId, entry);
@@ -281,7 +293,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
     };
   }
 
-  const { result, status } = await finished;
+  const { result, status, guarded } = await finished;
   const durationMs = Date.now() - started;
   if (reason === undefined && result.exitCode === undefined && result.signal === undefined) {
     throw new ToolError(`exec: ${status}`);
@@ -290,7 +302,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   if (abandonedPipes) {
     output += '\n[output after the shell exited was not captured: a background process still holds it]';
   }
-  const content = `${output === '' ? '(no output)' : output}\n\n${status}`;
+  const content = `${output === '' ? '(no output)' : output}\n\n${status}${guarded.length > 0 ? `\n\n${protectedNote(guarded)}` : ''}`;
   if (reason) throw new ToolError(content);
   return {
     content,
@@ -302,8 +314,27 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
       outputChars: collector.length,
       truncated: collector.truncated,
       ...sandboxNote,
+      ...(guarded.length > 0 ? { protected: guarded } : {}),
     },
   };
+}
+
+/** What the command did to protected paths and what was undone (exec-guard.ts), for the model and the person. */
+function protectedNote(lines: readonly string[]): string {
+  return `[protected paths — changes undone because they would run outside the sandbox later:\n${lines.join('\n')}]`;
+}
+
+let homeReal: string | undefined;
+/** The home folder's real path (cached): a workspace that is the home folder gets its shell files blocked too. */
+function realHome(): string {
+  homeReal ??= (() => {
+    try {
+      return realpathSync(homedir());
+    } catch {
+      return homedir();
+    }
+  })();
+  return homeReal;
 }
 
 /** The `child-pid` bwrap writes on its --info-fd; undefined when it ends without one (or after 5 s). */

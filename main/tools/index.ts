@@ -10,6 +10,7 @@ import { createGrepTool } from './grep.js';
 import { createListTool } from './list.js';
 import { createReadTool } from './read.js';
 import type { Tool } from './types.js';
+import type { ProtectedGrants } from './protected/grants.js';
 import { createWriteTool } from './write.js';
 
 export interface WorkspaceToolOptions {
@@ -23,15 +24,17 @@ export interface WorkspaceToolOptions {
   sandbox?: SandboxSettings;
   /** Names and values of configured keys that must not reach commands. */
   secrets?: ExecToolOptions['secrets'];
+  /** The person's approvals of protected paths (X5), shared with the approval gate; none: protected paths are refused. */
+  grants?: ProtectedGrants;
 }
 
 export function createWorkspaceTools(opts: WorkspaceToolOptions = {}): Tool[] {
   return [
     createListTool(),
     createReadTool({ capChars: opts.readCapChars }),
-    createWriteTool(),
-    createEditTool(),
-    createApplyPatchTool(),
+    createWriteTool({ grants: opts.grants }),
+    createEditTool({ grants: opts.grants }),
+    createApplyPatchTool({ grants: opts.grants }),
     createFindTool(),
     createGrepTool(),
     createExecTool({ timeoutMs: opts.execTimeoutMs, capChars: opts.outputCapChars, sandbox: opts.sandbox, secrets: opts.secrets }),

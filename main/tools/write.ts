@@ -6,13 +6,15 @@ import { z } from 'zod';
 import { parseArgs } from './args.js';
 import { writeAtomic } from './fs/confined.js';
 import type { Tool, ToolContext, ToolOutput } from './types.js';
+import type { ProtectedGrants } from './protected/grants.js';
+import { protectedGuard } from './protected/guard.js';
 
 const Args = z.strictObject({
   path: z.string({ error: '`path` must be a string' }),
   content: z.string({ error: '`content` must be a string' }),
 });
 
-export function createWriteTool(): Tool {
+export function createWriteTool(opts: { grants?: ProtectedGrants } = {}): Tool {
   return {
     name: 'write',
     description:
@@ -26,14 +28,14 @@ export function createWriteTool(): Tool {
       required: ['path', 'content'],
       additionalProperties: false,
     },
-    execute: (args, ctx) => runWrite(args, ctx),
+    execute: (args, ctx) => runWrite(args, ctx, opts.grants),
   };
 }
 
-async function runWrite(rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput> {
+async function runWrite(rawArgs: unknown, ctx: ToolContext, grants: ProtectedGrants | undefined): Promise<ToolOutput> {
   const args = parseArgs('write', Args, rawArgs);
   ctx.signal.throwIfAborted();
-  const r = await writeAtomic(ctx.workspace, args.path, args.content, 'write');
+  const r = await writeAtomic(ctx.workspace, args.path, args.content, 'write', { guard: protectedGuard(ctx.workspace, 'write', grants) });
   return {
     content: `Wrote ${r.bytes} bytes to ${r.rel}`,
     details: { path: r.rel, bytes: r.bytes, created: r.created },

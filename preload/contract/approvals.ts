@@ -28,6 +28,12 @@ export type ApprovalData =
       sandboxed: boolean;
       /** X1: the call is an MCP tool's — the server, its own tool name and what it claims about it. */
       mcp?: McpApprovalInfo;
+      /**
+       * X5: protected paths this call would change, each with why it is dangerous (git hooks and config, shell
+       * files, editor tasks, AGENTS.md…). Such a call is asked about even in "auto", and an answer covers this
+       * call only: "allow for this session" is not remembered for it.
+       */
+      risks?: { path: string; why: string }[];
     }
   | { phase: 'resolved'; approvalId: string; toolCallId: string; decision: ApprovalDecision; reason?: string };
 

@@ -2,9 +2,10 @@
  * Approvals in the web UI (T3), in Debian Chromium against the real Anthropic SDK and the fake server's
  * scripted exec calls: the card appears inline under the exec call with the command and the sandbox state;
  * Deny refuses (nothing runs, the model is told), Allow once runs it (answered from the keyboard), and
- * "Allow for this session" is not asked again in that session.
+ * "Allow for this session" is not asked again in that session. A write to a protected path (X5) shows the path and
+ * why it is dangerous, offers no "for this session", and is asked about again next time.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,5 +99,40 @@ describe('approval card in the web UI', () => {
     expect(await page.getByTestId('approval-card').count()).toBe(0);
     expect(await fourth.getByTestId('tool-call').getAttribute('data-status')).toBe('ok');
     expect(existsSync(join(workspace, 'four.txt'))).toBe(true);
+  }, 90_000);
+
+  it('a protected path: the card names it and its risk, allows this change only, and asks again', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 760 } });
+    await page.goto(url);
+    await page.locator('select[aria-label="Model"] option[value="fake/claude-fake"]').waitFor({ state: 'attached' });
+    await page.getByRole('button', { name: 'New chat', exact: true }).click();
+    await expect.poll(() => page.getByTestId('assistant-message').count()).toBe(0);
+    await page.locator('select[aria-label="Model"]').selectOption('fake/claude-fake');
+    const tasks = JSON.stringify({ version: '2.0.0', tasks: [{ label: 'x', command: 'echo hi', runOptions: { runOn: 'folderOpen' } }] });
+    fake.enqueue({ toolCalls: [{ name: 'write', arguments: { path: '.vscode/tasks.json', content: tasks } }] }, { text: 'Wrote the task.' });
+    await page.getByLabel('Message').fill('add a vscode task');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const reply = page.getByTestId('assistant-message').first();
+    const card = reply.getByTestId('approval-card');
+    await card.waitFor({ timeout: 15_000 });
+    const risks = card.getByTestId('approval-risks');
+    expect(await risks.textContent()).toContain('.vscode/tasks.json: your editor runs the tasks, launch configurations and settings in it');
+    expect(await card.getByRole('button', { name: 'Allow for this session' }).count()).toBe(0);
+    mkdirSync(join(process.cwd(), 'test-results'), { recursive: true });
+    await page.screenshot({ path: join(process.cwd(), 'test-results', 'approval-protected.png') });
+    await card.getByRole('button', { name: 'Allow this change' }).click();
+    await expect.poll(() => reply.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
+    expect(readFileSync(join(workspace, '.vscode', 'tasks.json'), 'utf8')).toBe(tasks);
+
+    // The same kind of change again: asked again.
+    fake.enqueue({ toolCalls: [{ name: 'write', arguments: { path: '.vscode/settings.json', content: '{}' } }] }, { text: 'Done.' });
+    await page.getByLabel('Message').fill('and settings');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const next = page.getByTestId('assistant-message').nth(1);
+    await next.getByTestId('approval-card').waitFor({ timeout: 15_000 });
+    await next.getByRole('button', { name: 'Deny…' }).click();
+    await next.getByRole('button', { name: 'Deny', exact: true }).click();
+    await expect.poll(() => next.getAttribute('data-status'), { timeout: 10_000 }).toBe('done');
+    expect(existsSync(join(workspace, '.vscode', 'settings.json'))).toBe(false);
   }, 90_000);
 });

@@ -47,9 +47,9 @@ describe('bwrap argv', () => {
       { workspace: '/w', hide: [], network: true, pinned: ['/w/.git'], readOnly: ['/w/.git/hooks', '/w/.git/config', '/w/.bashrc', '/elsewhere'], blocked: ['/w/.envrc'] },
       ['sh'],
     );
-    expect(args.slice(args.indexOf('--bind'), args.indexOf('--tmpfs')).join(' ')).toBe(
+    expect(args.slice(args.indexOf('--bind'), args.indexOf('--chdir')).join(' ')).toBe(
       '--bind /w /w --bind /w/.git /w/.git --ro-bind /w/.bashrc /w/.bashrc --ro-bind /w/.git/config /w/.git/config ' +
-        '--ro-bind /w/.git/hooks /w/.git/hooks --ro-bind /dev/null /w/.envrc',
+        '--ro-bind /w/.git/hooks /w/.git/hooks --tmpfs /w/.envrc --remount-ro /w/.envrc --tmpfs /tmp --dev /dev --proc /proc',
     );
   });
 });
@@ -88,6 +88,16 @@ describe('Seatbelt profile (macOS; checked as text — sandbox-exec cannot run h
     expect(lines[hide]).toBe('(deny file-read* file-write* (subpath "/home/ann") (subpath "/home/ann/.config/AgentDesk"))');
     expect(text).toContain('(allow network*)');
     expect(text).not.toMatch(/allow file-write\* \(subpath "\/"\)/);
+  });
+  it('protected paths: writes denied after the workspace is allowed (existing and missing alike), .git itself cannot be renamed', () => {
+    const lines = seatbeltProfile({ ...plan, readOnly: ['/home/ann/proj/.git/hooks'], blocked: ['/home/ann/proj/AGENTS.md'], pinned: ['/home/ann/proj/.git'] })
+      .trim()
+      .split('\n');
+    const ws = lines.indexOf('(allow file-read* file-write* (subpath "/home/ann/proj"))');
+    const deny = lines.indexOf(
+      '(deny file-write* (subpath "/home/ann/proj/.git/hooks") (subpath "/home/ann/proj/AGENTS.md") (literal "/home/ann/proj/.git"))',
+    );
+    expect(deny).toBeGreaterThan(ws);
   });
   it('network off: no network rule (denied by default)', () => {
     expect(seatbeltProfile({ ...plan, network: false })).not.toContain('network');

@@ -11,6 +11,8 @@ import { previewPatch } from '../apply-patch.js';
 import { diffOf, previewEdit } from '../edit.js';
 import { readWholeText } from '../fs/confined.js';
 import { decidePolicy } from './policy.js';
+import type { ProtectedGrants } from '../protected/grants.js';
+import { protectedTargets, type ProtectedTarget } from '../protected/targets.js';
 
 export interface ApprovalBrokerOptions {
   config: ApprovalsConfig;
@@ -36,7 +38,12 @@ export function waitedFor(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 120) return `${s} s`;
   return `${Math.round(s / 60)} min`;
+  /** Where an explicit approval of a protected path is recorded for the tool that writes it (X5). */
+  grants?: ProtectedGrants;
 }
+
+/** Tools whose targets are checked against the protected paths (exec gets them read-only in its sandbox). */
+const FILE_WRITERS = new Set(['write', 'edit', 'apply_patch']);
 
 interface Pending {
   runId: string;
@@ -80,20 +87,27 @@ export class ApprovalBroker {
       modeOverride: this.opts.modeOverride,
       ...(own ? { ownMode: own.mode } : {}),
     });
-    if (verdict.verdict === 'allow') return { allow: true };
     if (verdict.verdict === 'deny') return { allow: false, reason: `Not run: ${verdict.reason}.` };
-    if (this.sessionAllowed.get(info.sessionKey)?.has(info.toolName)) return { allow: true };
+    // X5: a protected path is never covered by "auto", a tool rule or an earlier "allow for this session".
+    const risks = FILE_WRITERS.has(info.toolName) ? await protectedTargets(info.workspace, info.toolName, info.params) : [];
+    if (risks.length === 0) {
+      if (verdict.verdict === 'allow') return { allow: true };
+      if (this.sessionAllowed.get(info.sessionKey)?.has(info.toolName)) return { allow: true };
+    }
     // A subagent's run is not shown where the person answers: refuse at once rather than wait unseen.
     if (info.sessionKey.startsWith(SUBAGENT_SESSION_PREFIX)) {
       return {
         allow: false,
-        reason: `Not run: a subagent cannot ask the person to approve ${info.toolName}; report what you need and let the main conversation do it.`,
+        reason:
+          risks.length > 0
+            ? `Not run: ${risks.map((r) => r.path).join(', ')} ${risks.length > 1 ? 'are protected paths' : 'is a protected path'} (${risks[0]!.why}); a subagent cannot ask the person to approve that — report what you need and let the main conversation do it.`
+            : `Not run: a subagent cannot ask the person to approve ${info.toolName}; report what you need and let the main conversation do it.`,
       };
     }
-    return this.ask(info, sandboxed, own?.mcp);
+    return this.ask(info, sandboxed, own?.mcp, risks);
   };
 
-  private async ask(info: ApprovalRequestInfo, sandboxed: boolean, mcp?: McpApprovalInfo): Promise<ApprovalOutcome> {
+  private async ask(info: ApprovalRequestInfo, sandboxed: boolean, mcp?: McpApprovalInfo, risks: ProtectedTarget[] = []): Promise<ApprovalOutcome> {
     if (info.signal.aborted) return { allow: false, reason: 'The run was stopped before this call was approved.' };
     const approvalId = randomUUID();
     const diff = await previewDiff(info.workspace, info.toolName, info.params);
@@ -130,10 +144,14 @@ export class ApprovalBroker {
       ...(diff !== undefined ? { diff } : {}),
       sandboxed,
       ...(mcp ? { mcp } : {}),
+      ...(risks.length > 0 ? { risks } : {}),
     });
     const { decision, reason, aborted, expired } = await answer;
     info.emit({ phase: 'resolved', approvalId, toolCallId: info.toolCallId, decision, ...(reason ? { reason } : {}) });
-    if (decision === 'allow_session') {
+    if (decision !== 'deny' && risks.length > 0) {
+      // This call only: the write tool checks the real path against this grant when it writes.
+      this.opts.grants?.grant(info.workspace, risks.map((r) => r.path));
+    } else if (decision === 'allow_session') {
       let tools = this.sessionAllowed.get(info.sessionKey);
       if (!tools) this.sessionAllowed.set(info.sessionKey, (tools = new Set()));
       tools.add(info.toolName);

@@ -9,6 +9,7 @@ import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { ToolError } from '../types.js';
 import { errCode, errText, isInside, locate, type Located } from './walk.js';
+import type { WriteGuard } from '../protected/guard.js';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
@@ -107,7 +108,24 @@ export interface WriteResult {
  * with O_CREAT|O_EXCL|O_NOFOLLOW in the verified parent folder, then renamed over the target through the same
  * descriptor. Keeps an existing file's mode.
  */
-export async function writeAtomic(ws: string, input: string, content: string | Buffer, tool: string): Promise<WriteResult> {
+export interface WriteOptions {
+  /** Checks the real path before anything changes (X5 protected paths: protected/guard.ts). */
+  guard?: WriteGuard;
+}
+
+/** The current text of `target` (a verified parent's child path), for the guard; undefined when unreadable. */
+async function currentText(target: string): Promise<string | undefined> {
+  const h = await open(target, constants.O_RDONLY | NOFOLLOW | NONBLOCK).catch(() => undefined);
+  if (!h) return undefined;
+  try {
+    const st = await h.stat();
+    return st.isFile() && st.size <= 10 * 1024 * 1024 ? (await h.readFile()).toString('utf8') : undefined;
+  } finally {
+    await h.close();
+  }
+}
+
+export async function writeAtomic(ws: string, input: string, content: string | Buffer, tool: string, opts: WriteOptions = {}): Promise<WriteResult> {
   const found = await locate(ws, input, { allowMissing: true, createParents: true });
   try {
     if (found.name === null) {
@@ -122,6 +140,7 @@ export async function writeAtomic(ws: string, input: string, content: string | B
     if (existing?.isSymbolicLink()) throw changed(input);
     if (existing?.isDirectory()) throw new ToolError(`${tool}: "${found.rel}" is a directory`);
     if (existing && !existing.isFile()) throw new ToolError(`${tool}: "${found.rel}" is not a regular file`);
+    await opts.guard?.(found.rel, content, () => (existing ? currentText(target) : Promise.resolve(undefined)));
 
     const tmpName = `.${found.name.slice(0, 200)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const tmp = found.childPath(tmpName);
@@ -148,13 +167,14 @@ export async function writeAtomic(ws: string, input: string, content: string | B
 }
 
 /** Deletes one regular file (never a folder, never through a symlink). */
-export async function removeFile(ws: string, input: string, tool: string): Promise<void> {
+export async function removeFile(ws: string, input: string, tool: string, opts: WriteOptions = {}): Promise<void> {
   const found = await locate(ws, input);
   try {
     if (found.name === null) throw new ToolError(`${tool}: "${found.rel}" is a directory; only files can be deleted`);
     const target = found.childPath(found.name);
     const info = await lstat(target).catch(() => null);
     if (!info?.isFile()) throw new ToolError(`${tool}: "${found.rel}" is not a regular file`);
+    await opts.guard?.(found.rel, null, () => currentText(target));
     await unlink(target).catch((err: unknown) => {
       throw new ToolError(`${tool}: could not delete "${found.rel}": ${errText(err)}`);
     });

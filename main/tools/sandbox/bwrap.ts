@@ -17,9 +17,10 @@
  *   workspace that contains the system (`/`, the home's ancestors, system folders) is refused before it gets here
  *   (workspace-check.ts), so the bind can never re-expose the host's /proc or the hidden folders;
  * - protected paths inside the workspace (protected.ts: git hooks and config, shell rc files, editor tasks…):
- *   existing ones bound read-only over themselves, missing ones blocked by a read-only /dev/null (bwrap creates an
- *   empty mount point for it, which exec removes afterwards), folders that hold protected entries (`.git`)
- *   bound over themselves so they cannot be renamed away and replaced;
+ *   existing ones bound read-only over themselves, missing ones blocked by an empty read-only folder (bwrap creates
+ *   an empty folder as the mount point, which exec removes afterwards; a folder, not /dev/null, because `git add
+ *   -A` fails on a device file but ignores an empty folder), folders that hold protected entries (`.git`) bound
+ *   over themselves so they cannot be renamed away and replaced;
  * - `--unshare-pid` + `--die-with-parent`: when bwrap ends (or is killed) every process inside dies, even a
  *   setsid double-forked one; `--new-session` so a command cannot push keystrokes into our terminal;
  * - `--unshare-net` when network is off; the unix-socket filter (seccomp.ts, `--seccomp FD`) in both modes:
@@ -35,7 +36,7 @@ export interface SandboxPlan {
   uid?: number;
   /** Inside the workspace: existing entries bound read-only over themselves (protected paths). */
   readOnly?: readonly string[];
-  /** Inside the workspace: missing protected paths, blocked with a read-only /dev/null. */
+  /** Inside the workspace: missing protected paths, blocked by an empty read-only folder (a tmpfs remounted read-only). */
   blocked?: readonly string[];
   /** Inside the workspace: folders bound over themselves (read-write) so they cannot be renamed or replaced. */
   pinned?: readonly string[];
@@ -85,7 +86,7 @@ export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], infoFd?: n
   for (const dir of hidden) if (inside(ws, dir)) args.push('--tmpfs', dir);
   for (const dir of [...new Set(plan.pinned ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--bind', dir, dir);
   for (const p of [...new Set(plan.readOnly ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--ro-bind', p, p);
-  for (const p of [...new Set(plan.blocked ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--ro-bind', '/dev/null', p);
+  for (const p of [...new Set(plan.blocked ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--tmpfs', p, '--remount-ro', p);
   if (!tmpHoldsWorkspace) args.push('--tmpfs', '/tmp');
   args.push('--dev', '/dev', '--proc', '/proc');
   args.push('--chdir', ws, '--setenv', 'TMPDIR', '/tmp', '--', ...argv);

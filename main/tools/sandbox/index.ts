@@ -104,6 +104,9 @@ export async function openSocketFilter(kind: SandboxKind): Promise<{ fd: number;
   }
 }
 
+/** Protected paths inside the workspace (protected/exec-guard.ts). */
+export type ProtectedMounts = Pick<SandboxPlan, 'readOnly' | 'blocked' | 'pinned'>;
+
 /** The argv that runs `argv` inside the sandbox (or `argv` itself with 'none'); `seccompFd` from openSocketFilter. */
 export function sandboxedArgv(
   kind: SandboxKind,
@@ -111,8 +114,10 @@ export function sandboxedArgv(
   workspace: string,
   argv: readonly string[],
   seccompFd?: number,
+  protect: ProtectedMounts = {},
 ): string[] {
   const plan: SandboxPlan = {
+    ...protect,
     workspace,
     hide: [homedir(), ...settings.hide, ...(existsSync('/run/user') ? ['/run/user'] : [])].filter((d) => d && existsSync(d)),
     network: settings.network,

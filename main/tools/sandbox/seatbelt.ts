@@ -29,10 +29,22 @@ export function seatbeltProfile(plan: SandboxPlan): string {
     '(allow file-read*)',
     ...(hidden.length > 0 ? [`(deny file-read* file-write* ${hidden.map((d) => `(subpath ${sbplString(d)})`).join(' ')})`] : []),
     `(allow file-read* file-write* (subpath ${sbplString(plan.workspace)}))`,
+    // X5 protected paths: existing and missing ones alike (SBPL matches paths, so nothing needs creating), and the
+    // folders holding them (.git) cannot be renamed or removed themselves.
+    ...protectedRules(plan),
     '(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/tty") (literal "/dev/zero"))',
     ...(plan.network ? ['(allow network*)'] : []),
   ];
   return lines.join('\n') + '\n';
+}
+
+function protectedRules(plan: SandboxPlan): string[] {
+  const paths = [...(plan.readOnly ?? []), ...(plan.blocked ?? [])];
+  const rules = [
+    ...paths.map((p) => `(subpath ${sbplString(p)})`),
+    ...(plan.pinned ?? []).map((p) => `(literal ${sbplString(p)})`),
+  ];
+  return rules.length > 0 ? [`(deny file-write* ${rules.join(' ')})`] : [];
 }
 
 export function seatbeltArgs(plan: SandboxPlan, argv: readonly string[]): string[] {

@@ -17,7 +17,8 @@ function What({ req }: { req: ApprovalRequest }) {
  * diff of an edit; the full arguments one click away), where, and whether it is sandboxed; Allow once / Allow for
  * this session / Deny… with an optional reason the model sees (a click on Deny… or Escape opens the reason field,
  * Enter denies). Keyboard: the first button takes focus; Tab moves, Enter or Space answers. An unanswered request
- * is refused at `expiresAt` (the card says when).
+ * is refused at `expiresAt` (the card says when). A change to a protected path (X5) names each
+ * path and why it is dangerous, and offers "Allow this change" and Deny… only.
  */
 export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
   const req = useApprovals((s) => s.byToolCall[toolCallId]);
@@ -36,6 +37,7 @@ export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
   }, [denying]);
 
   if (!req) return null;
+  const risks = req.risks ?? [];
   const answer = (decision: 'allow_once' | 'allow_session' | 'deny') => void respondToApproval(req.approvalId, decision, decision === 'deny' ? reason : undefined);
 
   return (
@@ -60,6 +62,19 @@ export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
         )}
       </header>
       {req.mcp && <McpApprovalInfo req={req} busy={busy} allowOnce={() => answer('allow_once')} />}
+      {risks.length > 0 && (
+        <div className="approval-risks" role="alert" data-testid="approval-risks">
+          <strong>Protected {risks.length > 1 ? 'paths' : 'path'} — it could run outside the sandbox later</strong>
+          <ul>
+            {risks.map((r) => (
+              <li key={r.path}>
+                <code>{r.path}</code>: {r.why}
+              </li>
+            ))}
+          </ul>
+          <span className="muted">Allowing covers this change only.</span>
+        </div>
+      )}
       <What req={req} />
       <div className="approval-cwd muted">in {req.cwd}</div>
       <details className="approval-args">
@@ -99,11 +114,13 @@ export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
       ) : (
         <div className="approval-actions">
           <button ref={first} type="button" className="primary" disabled={busy} onClick={() => answer('allow_once')}>
-            Allow once
+            {risks.length > 0 ? 'Allow this change' : 'Allow once'}
           </button>
-          <button type="button" disabled={busy} onClick={() => answer('allow_session')}>
-            Allow for this session
-          </button>
+          {risks.length === 0 && (
+            <button type="button" disabled={busy} onClick={() => answer('allow_session')}>
+              Allow for this session
+            </button>
+          )}
           <button type="button" className="danger" disabled={busy} onClick={() => setDenying(true)}>
             Deny…
           </button>
