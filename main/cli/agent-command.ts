@@ -60,6 +60,7 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
   const sessionKey = args.session ?? newSessionKey('cli');
   // The CLI works where it is started (or --workspace, or config.json's agent.workspace) — not in the app's folder.
   const workspace = resolve(io.cwd, args.workspace ?? fileConfig.agent.workspace ?? io.cwd);
+  const approvalMode = args.approve === 'unsandboxed' ? 'auto' : args.approve;
   // config.json and settings.json are read and merged once per turn: the gateway starts from this config.
   const gateway = await createAppGateway({
     home,
@@ -68,7 +69,7 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
     config: fileConfig,
     effectiveConfig: config,
     settings,
-    approvalMode: args.approve,
+    approvalMode,
     prefetchCheckpoint: !isCommand,
   }).catch((err: Error) => {
     throw new UsageError(err.message);
@@ -77,8 +78,11 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
   const printer = args.json ? jsonPrinter(io) : textPrinter(io, args.verbose);
   // X1: a server that cannot start, a tool budget warning — one stderr line each (also with --json).
   const stopNotices = gateway.mcp.onNotice((n) => io.err(`agentdesk: ${n.message}\n`));
-  const approver = createCliApprover(args.approve ?? config.agent.approvals.mode, io.prompt ?? terminalPromptIo(io.err), (approvalId, decision, reason) =>
-    gateway.request('approvals.respond', { approvalId, decision, ...(reason ? { reason } : {}) }),
+  const approver = createCliApprover(
+    approvalMode ?? config.agent.approvals.mode,
+    io.prompt ?? terminalPromptIo(io.err),
+    (approvalId, decision, reason) => gateway.request('approvals.respond', { approvalId, decision, ...(reason ? { reason } : {}) }),
+    { allowUnsandboxed: args.approve === 'unsandboxed' || config.agent.approvals.allowUnsandboxed },
   );
   // Events can arrive before `agent` returns the runId: buffer them until it is known.
   let runId: string | undefined;

@@ -1,11 +1,18 @@
 /**
- * How the headless CLI answers approval requests (T3, `--approve ask|auto|deny`, default from config
- * agent.approvals.mode): auto allows, deny refuses, ask prompts on the terminal — and refuses when there is no
- * terminal to ask on, saying how to allow instead. One prompt at a time; each request gets exactly one answer.
+ * How the headless CLI answers approval requests (T3, X5; `--approve ask|auto|deny|unsandboxed`, default from
+ * config agent.approvals.mode): ask prompts on the terminal — and refuses when there is no terminal to ask on,
+ * saying how to allow instead; deny refuses; auto allows, except two things it never covers:
+ * - a command without an OS sandbox: it runs only with `--approve unsandboxed` or config
+ *   `agent.approvals.allowUnsandboxed: true`, and then one line on stderr says it did;
+ * - a change to a protected path (git hooks and config, shell files, AGENTS.md…: the request's `risks`): that
+ *   needs a person's answer to this very request, so auto asks on a terminal and refuses without one.
+ * Commands and diffs are shown with control characters escaped (terminal-text.ts). One prompt at a time; each
+ * request gets exactly one answer.
  */
 import { createInterface } from 'node:readline';
 import type { ApprovalData, ApprovalDecision } from '../../preload/contract.js';
 import type { ApprovalMode } from '../engine/config/schema.js';
+import { escapeForTerminal, hasUnsafeControls } from './terminal-text.js';
 
 type Request = Extract<ApprovalData, { phase: 'request' }>;
 export type Respond = (approvalId: string, decision: ApprovalDecision, reason?: string) => Promise<unknown>;
@@ -18,9 +25,18 @@ export interface PromptIo {
   ask: (question: string) => Promise<string>;
 }
 
-export const NO_TTY_REASON = 'no terminal to ask on (run with --approve auto to allow such calls)';
+export interface CliApproverOptions {
+  /** `--approve unsandboxed` or config agent.approvals.allowUnsandboxed: auto also runs commands without a sandbox. */
+  allowUnsandboxed?: boolean;
+}
 
-/** "exec: $ npm test (sandboxed)" — what the prompt and the log line show. */
+export const NO_TTY_REASON = 'no terminal to ask on (run with --approve auto to allow such calls)';
+export const UNSANDBOXED_REASON =
+  'commands run without a sandbox here, and --approve auto does not cover that (use --approve unsandboxed, or set agent.approvals.allowUnsandboxed in config.json, to allow it)';
+export const PROTECTED_NO_TTY_REASON =
+  'it changes a protected path, which needs a person to approve this very change, and there is no terminal to ask on';
+
+/** "exec: $ npm test (sandboxed)" — what the prompt and the log line show, control characters escaped. */
 export function describeRequest(r: Request): string {
   const what =
     r.tool === 'exec' && typeof r.args.command === 'string'
@@ -32,9 +48,15 @@ export function describeRequest(r: Request): string {
   if (r.mcp) {
     const a = r.mcp.annotations ?? {};
     const hints = [a.readOnlyHint ? 'read-only' : undefined, a.destructiveHint ? 'destructive' : undefined].filter(Boolean);
-    return `${r.mcp.tool} on MCP server "${r.mcp.server}"${hints.length ? ` (the server says: ${hints.join(', ')})` : ''}: ${JSON.stringify(r.args)}`;
+    return escapeForTerminal(`${r.mcp.tool} on MCP server "${r.mcp.server}"${hints.length ? ` (the server says: ${hints.join(', ')})` : ''}: ${JSON.stringify(r.args)}`);
   }
-  return `${r.tool}: ${what}${where}`;
+  const warn = hasUnsafeControls(what) ? ' [it contains control characters, shown escaped]' : '';
+  return `${r.tool}: ${escapeForTerminal(what)}${where}${warn}`;
+}
+
+/** The lines naming each protected path and why it is dangerous. */
+export function describeRisks(r: Request): string {
+  return (r.risks ?? []).map((x) => `agentdesk: PROTECTED ${escapeForTerminal(x.path)}: ${x.why}\n`).join('');
 }
 
 /** y/yes → once, s/session → session, anything else → deny. */
@@ -45,20 +67,35 @@ export function parseAnswer(line: string): ApprovalDecision {
   return 'deny';
 }
 
-export function createCliApprover(mode: ApprovalMode, io: PromptIo, respond: Respond): (data: ApprovalData) => void {
+export function createCliApprover(mode: ApprovalMode, io: PromptIo, respond: Respond, opts: CliApproverOptions = {}): (data: ApprovalData) => void {
   let queue: Promise<unknown> = Promise.resolve();
+  const prompt = async (data: Request): Promise<unknown> => {
+    if (data.diff) io.err(`${escapeForTerminal(data.diff)}\n`);
+    io.err(describeRisks(data));
+    const choices = data.risks?.length ? '[y] this change only, [N] deny' : '[y] once, [s] this session, [N] deny';
+    const answer = parseAnswer(await io.ask(`agentdesk: allow ${describeRequest(data)}? ${choices}: `));
+    // A protected change is approved for this call only, whatever was typed.
+    const decision: ApprovalDecision = data.risks?.length && answer === 'allow_session' ? 'allow_once' : answer;
+    return respond(data.approvalId, decision, decision === 'deny' ? 'denied at the terminal' : undefined);
+  };
+  const refuse = (data: Request, reason: string): Promise<unknown> => {
+    io.err(`agentdesk: denied ${describeRequest(data)}: ${reason}\n`);
+    return respond(data.approvalId, 'deny', reason);
+  };
   return (data) => {
     if (data.phase !== 'request') return;
     queue = queue.then(async () => {
-      if (mode === 'auto') return respond(data.approvalId, 'allow_once');
       if (mode === 'deny') return respond(data.approvalId, 'deny', 'denied by --approve deny');
-      if (!io.interactive) {
-        io.err(`agentdesk: denied ${describeRequest(data)}: ${NO_TTY_REASON}\n`);
-        return respond(data.approvalId, 'deny', NO_TTY_REASON);
+      if (mode === 'auto') {
+        if (data.risks?.length) return io.interactive ? prompt(data) : refuse(data, PROTECTED_NO_TTY_REASON);
+        if (data.tool === 'exec' && !data.sandboxed) {
+          if (!opts.allowUnsandboxed) return refuse(data, UNSANDBOXED_REASON);
+          io.err(`agentdesk: running WITHOUT a sandbox (allowed by --approve unsandboxed / allowUnsandboxed): ${describeRequest(data)}\n`);
+        }
+        return respond(data.approvalId, 'allow_once');
       }
-      if (data.diff) io.err(`${data.diff}\n`);
-      const answer = parseAnswer(await io.ask(`agentdesk: allow ${describeRequest(data)}? [y] once, [s] this session, [N] deny: `));
-      return respond(data.approvalId, answer, answer === 'deny' ? 'denied at the terminal' : undefined);
+      if (!io.interactive) return refuse(data, data.risks?.length ? PROTECTED_NO_TTY_REASON : NO_TTY_REASON);
+      return prompt(data);
     }).catch((err: unknown) => io.err(`agentdesk: could not answer an approval request: ${(err as Error).message}\n`));
   };
 }

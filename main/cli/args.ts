@@ -14,7 +14,7 @@ export interface AgentArgs {
   timeoutSeconds?: number;
   json: boolean;
   /** How calls that need approval are answered (default: config agent.approvals.mode). */
-  approve?: 'ask' | 'auto' | 'deny';
+  approve?: 'ask' | 'auto' | 'deny' | 'unsandboxed';
   /** E16/E21: this run's replies carry reasoning and tool summaries. */
   verbose: boolean;
   /** X3: files sent with the message (`--attach FILE`, repeatable): images and text files. */
@@ -74,8 +74,8 @@ export function parseAgentArgs(args: string[]): AgentArgs {
   if (attach.some((f) => !f.trim())) throw new UsageError('--attach needs a file name');
   const v = values as Record<string, string | boolean | undefined>;
   const approve = v.approve as string | undefined;
-  if (approve !== undefined && !['ask', 'auto', 'deny'].includes(approve)) {
-    throw new UsageError(`--approve must be one of ask, auto, deny (got "${approve}")`);
+  if (approve !== undefined && !['ask', 'auto', 'deny', 'unsandboxed'].includes(approve)) {
+    throw new UsageError(`--approve must be one of ask, auto, deny, unsandboxed (got "${approve}")`);
   }
   const message = v.message as string | undefined;
   if (message === undefined) throw new UsageError('missing --message TEXT');

@@ -10,7 +10,10 @@ export const EXIT_USAGE = 2;
 export const HELP = `Usage:
   agentdesk agent --message TEXT [--session KEY] [--home DIR] [--workspace DIR]
                   [--model PROVIDER/MODEL] [--thinking LEVEL] [--timeout SECONDS] [--json]
-                  [--approve ask|auto|deny] [--verbose]
+                  [--approve ask|auto|deny|unsandboxed] [--verbose]
+                  (--approve: commands and file changes: ask on the terminal, allow, or refuse; auto never runs a
+                  command without a sandbox, nor changes a protected path without asking — unsandboxed: auto, and
+                  commands may also run without a sandbox)
   agentdesk agent --message COMMAND [--session KEY] ...
                   commands answered by AgentDesk, never sent to the model: /stop (the session's running reply,
                   also in another process), /new, /reset, /compact (summarise older turns now), /model PROVIDER/MODEL,

@@ -119,7 +119,7 @@ describe('tools through the CLI and the real SDK', () => {
   it('rejects a bad --approve value with exit status 2', async () => {
     const r = await runCli(['agent', '--message', 'hi', '--approve', 'maybe'], { env: cleanEnv() });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.trim()).toBe('agentdesk: --approve must be one of ask, auto, deny (got "maybe")');
+    expect(r.stderr.trim()).toBe('agentdesk: --approve must be one of ask, auto, deny, unsandboxed (got "maybe")');
   });
 });
 

@@ -62,6 +62,8 @@ export const approvalsConfigSchema = z.strictObject({
   denyCommands: z.array(nonEmpty).default([]),
   /** How long a request waits for the person; unanswered, the call is refused and the model is told why. */
   timeoutSeconds: positiveNumber.default(300),
+  /** X5: "auto" (CLI --approve auto) may also run exec where there is no OS sandbox (default: it refuses). */
+  allowUnsandboxed: z.boolean().default(false),
 });
 
 /** X4: budgets in USD (a run stops before a model call once one is reached). */

@@ -1,0 +1,23 @@
+/**
+ * Text from the model shown on a terminal (X5): a command or a diff may carry control characters — ESC sequences
+ * that move the cursor and redraw the prompt (showing `ls -la` while the command is `curl … | sh`), carriage
+ * returns and backspaces that overwrite what was printed, bidirectional overrides that reorder what is read.
+ * Every such character is shown as a visible escape instead (`\x1b`, `\r`, `\u202e`); new lines and tabs stay.
+ */
+
+/** C0 controls but \t and \n, DEL, C1 controls, and the Unicode format characters that reorder or hide text. */
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+
+const NAMED: Record<string, string> = { '\r': '\\r', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\0': '\\0' };
+
+export function escapeForTerminal(text: string): string {
+  return text.replace(UNSAFE, (c) => {
+    const named = NAMED[c];
+    if (named) return named;
+    const code = c.codePointAt(0)!;
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** True when escaping changed something (the prompt then says so). */
+export const hasUnsafeControls = (text: string): boolean => new RegExp(UNSAFE.source).test(text);

@@ -1,0 +1,113 @@
+/**
+ * X5 through the real CLI, the real Anthropic SDK and the fake provider's scripted tool calls, with `--approve auto`:
+ * - the model's exec, write, edit and apply_patch calls cannot create a git hook or set core.fsmonitor — and then
+ *   `git status` and `git commit` on the host run nothing planted;
+ * - `agent.sandbox: false` + auto refuses exec unless opted in (`--approve unsandboxed`), which prints one line.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, type FakeProvider, type FakeTurn } from '../fake/index.js';
+import { cleanEnv, ensureBuilt, runCli, tempDir, writeConfig } from '../support/cli.js';
+import { detectSandbox } from '../../main/tools/sandbox/index.js';
+
+const gitRun = promisify(execFile);
+const sandboxed = (await detectSandbox()).kind === 'bwrap';
+const KEY = { HARD_KEY: 'sk-ant-hardening-test-0101' };
+let fake: FakeProvider;
+let markers = '';
+
+type Event = { stream: string; data: Record<string, unknown> };
+
+const config = (agent: Record<string, unknown> = {}) => ({
+  providers: { ant: { api: 'anthropic', baseUrl: fake.baseUrl, models: [{ id: 'claude-fake', contextWindow: 200000, maxTokens: 4096 }] } },
+  authProfiles: [{ id: 'ant:test', provider: 'ant', apiKeyEnv: 'HARD_KEY' }],
+  agent: { model: { primary: 'ant/claude-fake' }, ...agent },
+});
+
+beforeAll(async () => {
+  await ensureBuilt();
+  fake = await startFakeAnthropic();
+  markers = await tempDir('hard-markers');
+}, 120_000);
+afterAll(async () => {
+  await fake?.close();
+});
+
+async function run(home: string, ws: string, turns: FakeTurn[], approve: string) {
+  fake.enqueue(...turns);
+  const r = await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--message', 'do the task', '--approve', approve], { env: cleanEnv(KEY), timeoutMs: 60_000 });
+  const result = r.lines.at(-1) as { status: string };
+  const events = r.lines.slice(0, -1) as unknown as Event[];
+  const toolEnds = events.filter((e) => e.stream === 'tool' && e.data.phase === 'end').map((e) => e.data as { name: string; isError: boolean; result: string });
+  return { r, result, events, toolEnds };
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  gitRun('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+
+describe.runIf(sandboxed)('auto mode cannot plant anything host git runs', () => {
+  it('exec, write, edit and apply_patch: no hook, no core.fsmonitor; git status and commit afterwards run nothing', async () => {
+    const home = await tempDir('hard-home');
+    await writeConfig(home, config());
+    const ws = await tempDir('hard-ws');
+    await git(ws, 'init', '-q');
+    await writeFile(join(ws, 'a.txt'), 'a\n');
+    await git(ws, 'add', '-A');
+    await git(ws, 'commit', '-qm', 'first');
+    const hook = `#!/bin/sh\ntouch ${markers}/hook-$(basename $0)\n`;
+    const { toolEnds, result, r } = await run(home, ws, [
+      { toolCalls: [{ name: 'exec', arguments: { command: `printf '${hook.replace(/\n/g, '\\n')}' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; git config core.fsmonitor "touch ${markers}/fsmonitor"; echo tried` } }] },
+      { toolCalls: [{ name: 'write', arguments: { path: '.git/hooks/post-commit', content: hook } }] },
+      { toolCalls: [{ name: 'edit', arguments: { path: '.git/config', edits: [{ oldText: '[core]', newText: `[core]\n\tfsmonitor = touch ${markers}/fsmonitor-edit` }] } }] },
+      { toolCalls: [{ name: 'apply_patch', arguments: { patch: `--- /dev/null\n+++ b/.git/hooks/pre-push\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+touch ${markers}/pre-push\n` } }] },
+      { text: 'All done.' },
+    ], 'auto');
+    expect(result.status, r.stderr).toBe('ok');
+    expect(toolEnds.map((t) => [t.name, t.isError])).toEqual([['exec', false], ['write', true], ['edit', true], ['apply_patch', true]]);
+    expect(toolEnds[0]!.result).toMatch(/pre-commit: Read-only file system/);
+    expect(toolEnds[0]!.result).toMatch(/could not lock config file|Device or resource busy|Read-only file system/);
+    for (const t of toolEnds.slice(1)) expect(t.result).toMatch(/protected path/);
+    expect(r.stderr).toMatch(/agentdesk: denied write: \.git\/hooks\/post-commit: it changes a protected path/);
+    // On the host: no hook, no fsmonitor — and using git runs nothing.
+    expect((await readdir(join(ws, '.git', 'hooks'))).filter((f) => !f.endsWith('.sample'))).toEqual([]);
+    expect(await readFile(join(ws, '.git', 'config'), 'utf8')).not.toMatch(/fsmonitor/);
+    await writeFile(join(ws, 'b.txt'), 'b\n');
+    await git(ws, 'status');
+    await git(ws, 'add', '-A');
+    await git(ws, 'commit', '-qm', 'second');
+    expect(await readdir(markers)).toEqual([]);
+  }, 90_000);
+});
+
+describe('auto mode and commands without a sandbox', () => {
+  it('agent.sandbox false + --approve auto: exec refused, with the reason on stderr and for the model', async () => {
+    const home = await tempDir('hard-unsb-home');
+    await writeConfig(home, config({ sandbox: false }));
+    const ws = await tempDir('hard-unsb-ws');
+    const { toolEnds, r } = await run(home, ws, [{ toolCalls: [{ name: 'exec', arguments: { command: 'touch ran.txt' } }] }, { text: 'ok' }], 'auto');
+    expect(toolEnds[0]).toMatchObject({ name: 'exec', isError: true });
+    expect(toolEnds[0]!.result).toMatch(/--approve auto does not cover that/);
+    expect(r.stderr).toMatch(/^agentdesk: denied exec: \$ touch ran\.txt \(NOT sandboxed: full access to your files\): commands run without a sandbox here/m);
+    expect(existsSync(join(ws, 'ran.txt'))).toBe(false);
+  }, 60_000);
+
+  it.each([
+    ['--approve unsandboxed', {}, 'unsandboxed'],
+    ['agent.approvals.allowUnsandboxed', { approvals: { allowUnsandboxed: true } }, 'auto'],
+  ])('opted in with %s: it runs, and one line says so', async (_l, agent, approve) => {
+    const home = await tempDir('hard-opt-home');
+    await writeConfig(home, config({ sandbox: false, ...agent }));
+    const ws = await tempDir('hard-opt-ws');
+    await mkdir(join(ws, 'sub'));
+    const { toolEnds, r } = await run(home, ws, [{ toolCalls: [{ name: 'exec', arguments: { command: 'touch ran.txt' } }] }, { text: 'ok' }], approve);
+    expect(toolEnds[0]).toMatchObject({ name: 'exec', isError: false });
+    expect(existsSync(join(ws, 'ran.txt'))).toBe(true);
+    expect(r.stderr.split('\n').filter((l) => l.includes('WITHOUT a sandbox'))).toEqual([
+      'agentdesk: running WITHOUT a sandbox (allowed by --approve unsandboxed / allowUnsandboxed): exec: $ touch ran.txt (NOT sandboxed: full access to your files)',
+    ]);
+  }, 60_000);
+});
