@@ -17,6 +17,7 @@ import { SessionStore } from '../sessions/store.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { configuredSecrets } from './secrets-scrub.js';
 import { realWorkspace } from '../tools/paths.js';
+import { hideFromTools } from '../tools/fs/hidden.js';
 import { Lanes } from '../engine/run/lanes.js';
 import { RunRegistry } from '../engine/run/runs.js';
 import { EventHub } from '../engine/stream/run-emitter.js';
@@ -143,6 +144,8 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // X5: AgentDesk's data folders (this one and the default one) are never a workspace and never visible in one.
   const dataFolders = [opts.home, defaultHome(env)];
   let workspace = await realWorkspace(opts.workspace, { home: homedir(), dataFolders });
+  // …and the file tools treat them as outside, also when one lies inside the workspace (the home folder).
+  const unhide = hideFromTools(dataFolders);
   // X3: attachments (and images tools return) stored once in the data folder; transcripts name them by sha256.
   const attachmentStore = new AttachmentStore(join(opts.home, 'attachments'));
   const attachmentResolver = new AttachmentResolver(attachmentStore);
@@ -469,6 +472,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       await ledger.flush(); // X4: the last calls' ledger lines are on disk before the process exits
       await sessions.close();
       await checkpoints.close();
+      unhide();
     },
   };
 }

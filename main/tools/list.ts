@@ -4,10 +4,12 @@
  */
 import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { parseArgs } from './args.js';
 import { openForRead, type OpenedFile } from './fs/confined.js';
 import { locate, type Located } from './fs/walk.js';
+import { hiddenFolderOf } from './fs/hidden.js';
 import { humanSize } from './text.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
 
@@ -68,7 +70,10 @@ async function runList(rawArgs: unknown, ctx: ToolContext, maxEntries: number): 
 }
 
 async function describe(workspace: string, dir: Located, entry: Dirent): Promise<string> {
-  if (entry.isDirectory()) return `${entry.name}/`;
+  if (entry.isDirectory()) {
+    const hidden = hiddenFolderOf(path.join(workspace, dir.rel, entry.name));
+    return hidden !== undefined ? `${entry.name}/  (AgentDesk's data folder: not accessible)` : `${entry.name}/`;
+  }
   if (entry.isFile()) {
     const size = await lstat(dir.childPath(entry.name)).then((s) => humanSize(s.size), () => '?');
     return `${entry.name}  (${size})`;

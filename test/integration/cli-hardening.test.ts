@@ -2,7 +2,9 @@
  * X5 through the real CLI, the real Anthropic SDK and the fake provider's scripted tool calls, with `--approve auto`:
  * - the model's exec, write, edit and apply_patch calls cannot create a git hook or set core.fsmonitor — and then
  *   `git status` and `git commit` on the host run nothing planted;
- * - `agent.sandbox: false` + auto refuses exec unless opted in (`--approve unsandboxed`), which prints one line.
+ * - `agent.sandbox: false` + auto refuses exec unless opted in (`--approve unsandboxed`), which prints one line;
+ * - the data folder (`--home`) inside the workspace is unreadable to every tool: read, list, grep, find, write, and
+ *   exec (hidden in the sandbox).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -111,3 +113,34 @@ describe('auto mode and commands without a sandbox', () => {
     ]);
   }, 60_000);
 });
+
+describe.runIf(sandboxed)('the data folder inside the workspace', () => {
+  it('no tool can read or change it: read, list, grep, find, write, exec', async () => {
+    const ws = await tempDir('hard-datain-ws');
+    const home = join(ws, '.config', 'AgentDesk');
+    await mkdir(home, { recursive: true });
+    await writeConfig(home, config());
+    await writeFile(join(ws, 'readme.txt'), 'the project\n');
+    const { toolEnds, result, r } = await run(home, ws, [
+      { toolCalls: [{ name: 'read', arguments: { path: '.config/AgentDesk/config.json' } }] },
+      { toolCalls: [{ name: 'list', arguments: { path: '.config/AgentDesk' } }] },
+      { toolCalls: [{ name: 'grep', arguments: { pattern: 'HARD_KEY|claude-fake' } }] },
+      { toolCalls: [{ name: 'find', arguments: { pattern: '**/*.json*' } }] },
+      { toolCalls: [{ name: 'write', arguments: { path: '.config/AgentDesk/config.json', content: '{"agent":{"sandbox":false}}' } }] },
+      { toolCalls: [{ name: 'exec', arguments: { command: 'cat .config/AgentDesk/config.json; ls -A .config/AgentDesk | wc -l; echo tampered > .config/AgentDesk/config.json' } }] },
+      { text: 'Could not.' },
+    ], 'auto');
+    expect(result.status, r.stderr).toBe('ok');
+    expect(toolEnds.map((t) => [t.name, t.isError])).toEqual([
+      ['read', true], ['list', true], ['grep', false], ['find', false], ['write', true], ['exec', false],
+    ]);
+    for (const i of [0, 1, 4]) expect(toolEnds[i]!.result).toMatch(/outside the workspace: it is in AgentDesk's data folder/);
+    expect(toolEnds[2]!.result).toMatch(/^No matches for \/HARD_KEY\|claude-fake\//);
+    expect(toolEnds[3]!.result).not.toContain('AgentDesk');
+    expect(toolEnds[5]!.result).toMatch(/^cat: \.config\/AgentDesk\/config\.json: No such file or directory\n0\n/);
+    // Still the config the person wrote; the sessions of this very run are there and were never shown.
+    expect(JSON.parse(await readFile(join(home, 'config.json'), 'utf8'))).toEqual(config());
+    expect(JSON.stringify(toolEnds)).not.toMatch(/"provider":"ant"|sessions\.json/);
+  }, 90_000);
+});
+

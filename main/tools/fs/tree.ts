@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { GlobOptions } from 'tinyglobby';
 import { ToolError } from '../types.js';
 import { readWholeText } from './confined.js';
+import { hiddenInside } from './hidden.js';
 
 export const ALWAYS_SKIPPED = ['**/.git/**', '**/node_modules/**'];
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
@@ -85,13 +86,18 @@ function isIgnored(rules: Rules, rel: string): boolean {
 /** Entries under the base matching `pattern`, relative to the workspace root, sorted, .gitignore honoured. */
 export async function listTree(opts: TreeOptions): Promise<string[]> {
   const cwd = path.join(opts.ws, opts.baseRel);
+  // X5: AgentDesk's data folder inside the workspace is never listed (hidden.ts).
+  const hidden = hiddenInside(opts.ws)
+    .map((rel) => (opts.baseRel === '.' ? rel : rel.startsWith(`${opts.baseRel}/`) ? rel.slice(opts.baseRel.length + 1) : null))
+    .filter((rel): rel is string => rel !== null)
+    .flatMap((rel) => [rel, `${rel}/**`]);
   const found = await globChecked(opts.pattern, {
     cwd,
     dot: true,
     onlyFiles: !opts.includeDirs,
     followSymbolicLinks: false,
     expandDirectories: false,
-    ignore: ALWAYS_SKIPPED,
+    ignore: [...ALWAYS_SKIPPED, ...hidden],
     signal: opts.signal,
   });
   const rules = await loadGitignores(opts.ws, opts.baseRel, opts.signal);

@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../types.js';
+import { hiddenFolderOf } from './hidden.js';
 
 /** Linux gives up after 40 hops (ELOOP); so do we. */
 export const MAX_SYMLINK_HOPS = 40;
@@ -231,6 +232,9 @@ export async function locate(ws: string, input: string, opts: WalkOptions = {}):
   function finish(name: string | null): Located {
     const relParts = name === null ? [...names] : [...names, name];
     const rel = relParts.length === 0 ? '.' : relParts.join('/');
+    // X5: AgentDesk's data folder is outside every workspace, also when it lies inside this one (hidden.ts).
+    const hidden = hiddenFolderOf(path.join(ws, ...relParts));
+    if (hidden !== undefined) throw outside(`it is in AgentDesk's data folder (${hidden}), where chats and settings are kept`);
     // With `missing`, the walk stopped opening folders: the remaining names are below the deepest open one.
     const openNames = names.slice(0, stack.length - 1);
     const tail = missing ? names.slice(stack.length - 1) : [];
