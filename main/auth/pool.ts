@@ -12,6 +12,7 @@ import { providerNames } from '../engine/models.js';
 import type { ClassifiedError } from '../engine/classify.js';
 import { profilesFor, providerKeyEnv, type AuthProfile } from './profiles.js';
 import { maskSecret, type SecretStore } from './secrets.js';
+import { secretRedactor } from './redact.js';
 import { orderProfiles, type OrderedProfiles } from './order.js';
 import { displayState, forKey, isCooling, modelWindows, recordFailure, recordSuccess, recordUse, type ProfileState } from './cooldown.js';
 import type { AuthStateStore, ProfileStates } from './state-store.js';
@@ -99,8 +100,9 @@ export class AuthPool {
   }
 
   async key(p: AuthProfile): Promise<string | null> {
-    if (p.source === 'env') return this.envKey(p) ?? null;
-    return ((await (await this.o.openSecrets()).get(p.id)) ?? '').trim() || null;
+    const key = p.source === 'env' ? (this.envKey(p) ?? null) : ((await (await this.o.openSecrets()).get(p.id)) ?? '').trim() || null;
+    secretRedactor.add(key); // X5: every key this process loads is cut out of error text (auth/redact.ts)
+    return key;
   }
 
   used(id: string): Promise<ProfileState> {
@@ -119,7 +121,7 @@ export class AuthPool {
   failed(id: string, err: ClassifiedError, apiKey?: string, model?: string): Promise<ProfileState> {
     const keyId = apiKey ? keyFingerprint(apiKey) : undefined;
     return this.o.state.update(id, (s) =>
-      recordFailure(forKey(s, keyId), { reason: err.reason, message: err.message, now: this.o.now(), retryAfterMs: err.retryAfterMs, keyId, ...(model ? { model } : {}) }),
+      recordFailure(forKey(s, keyId), { reason: err.reason, message: secretRedactor.redact(err.message), now: this.o.now(), retryAfterMs: err.retryAfterMs, keyId, ...(model ? { model } : {}) }),
     );
   }
 
@@ -145,6 +147,7 @@ export class AuthPool {
     for (const provider of providerNames(config).filter((p) => p !== 'demo')) {
       for (const p of profilesFor(config, provider, env, kc.ids)) {
         const key = p.source === 'env' ? this.envKey(p) : kc.ids.includes(p.id) ? ((await secrets?.get(p.id).catch(() => null)) ?? undefined) : undefined;
+        secretRedactor.add(key);
         const s = forKey(states[p.id], key ? keyFingerprint(key) : undefined);
         const state = key ? displayState(s, now) : 'missing';
         const benched = key ? modelWindows(s, now) : [];
@@ -156,7 +159,7 @@ export class AuthPool {
           state,
           ...(state === 'cooling' || state === 'disabled' ? { cooldownUntil: s?.cooldownUntil, reason: s?.reason } : {}),
           ...(benched.length > 0 ? { modelCooldowns: benched } : {}),
-          ...(s?.lastError ? { lastError: s.lastError } : {}),
+          ...(s?.lastError ? { lastError: secretRedactor.redact(s.lastError) } : {}),
           ...(s?.lastGoodAt !== undefined ? { lastGoodAt: s.lastGoodAt } : {}),
           ...(s?.lastUsedAt !== undefined ? { lastUsedAt: s.lastUsedAt } : {}),
         });

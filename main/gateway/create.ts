@@ -53,7 +53,7 @@ import { createSettingsMethods } from './methods/settings.js';
 import { createAuthKeyMethods } from './methods/auth-keys.js';
 import { openSettings, type SettingsStore } from '../settings/store.js';
 import { applySettings } from '../settings/effective.js';
-import { listEndpointModels } from '../providers/list-models.js';
+import { fetchEndpointModels } from '../providers/list-models.js';
 import { createRunExecution } from './run-execution.js';
 import { agentMethods, toAccepted } from './methods/agent.js';
 import { McpManager } from '../mcp/manager.js';
@@ -324,7 +324,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     ...(opts.pickFolder ? { pickFolder: opts.pickFolder } : {}),
     encryptedFallbackSupported: opts.openFallbackSecrets !== undefined,
     dataFolders,
-    fetchModels: async (api, baseUrl, provider) => listEndpointModels(api, baseUrl, provider ? await firstKey(provider) : undefined),
+    fetchModels: (api, baseUrl, provider) => fetchEndpointModels(config, api, baseUrl, provider, firstKey),
   });
   const authKeyMethods = createAuthKeyMethods({
     settings,

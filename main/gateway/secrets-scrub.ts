@@ -6,6 +6,7 @@
 import type { AppConfig } from '../engine/config/schema.js';
 import type { ScrubOptions } from '../tools/env.js';
 import type { SecretStore } from '../auth/secrets.js';
+import { secretRedactor } from '../auth/redact.js';
 
 const BUILT_IN = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
 
@@ -29,5 +30,6 @@ export async function configuredSecrets(
       // keychain not available: only the environment's keys are known
     }
   }
+  for (const v of values) secretRedactor.add(v);
   return { names: [...names], values };
 }

@@ -12,6 +12,7 @@ import type { StopReason } from '../engine/messages.js';
 import { AssistantBuilder } from './assistant-builder.js';
 import { EventQueue } from './event-queue.js';
 import { AbortError, describeError } from './errors.js';
+import { secretRedactor } from '../auth/redact.js';
 import { IdleWatchdog, realTimers, type Timers } from './idle-timeout.js';
 import type { ProviderEvent, StreamRequest } from './types.js';
 
@@ -55,6 +56,7 @@ interface Run {
 }
 
 function startRun(req: StreamRequest, opts: RunnerOptions): Run {
+  secretRedactor.add(req.apiKey); // X5: a provider that quotes this key back in an error does not get it stored
   const builder = new AssistantBuilder(req.model, opts.now);
   const http = new AbortController();
   const onCallerAbort = () => http.abort(req.signal.reason);
@@ -210,5 +212,8 @@ function errorTerminal(e: unknown, builder: AssistantBuilder, dog: IdleWatchdog,
     stopReason = 'aborted';
     error = e instanceof AbortError ? e : new AbortError(undefined, { cause: signal.reason });
   }
-  return { type: 'error', error, message: builder.snapshot(stopReason, describeError(error)) };
+  // X5: providers and proxies quote a rejected key back; every known key is cut out of the error in place (message,
+  // stack, parsed body), so no copy made from here on — retry events, auth state, the transcript — carries it.
+  secretRedactor.redactError(error);
+  return { type: 'error', error, message: builder.snapshot(stopReason, secretRedactor.redact(describeError(error))) };
 }

@@ -1,7 +1,8 @@
 /**
  * The environment given to `exec` commands: the app's own minus anything that could hand a child a credential —
  * names that look like secrets, provider SDK settings, the keychain/agent sockets, the names configured as
- * `apiKeyEnv`, and every variable whose VALUE equals a configured key (whatever its name).
+ * `apiKeyEnv`, and every variable whose VALUE contains a configured key (whatever its name: `KEY=…`, a URL with the
+ * key in it, a JSON blob).
  */
 
 /** Variable names that look like credentials (API_KEY, GITHUB_TOKEN, GH_PAT, NPM_AUTH, BASIC_AUTH_USER…). */
@@ -21,7 +22,7 @@ const NON_INTERACTIVE: Record<string, string> = {
 export interface ScrubOptions {
   /** Extra names to drop (the `apiKeyEnv` names in config). */
   names?: readonly string[];
-  /** Secret values: any variable holding one of these is dropped. */
+  /** Secret values: any variable whose value contains one of these is dropped. */
   values?: readonly string[];
 }
 
@@ -30,10 +31,10 @@ export function isScrubbedName(name: string, extra: readonly string[] = []): boo
 }
 
 export function scrubEnv(env: NodeJS.ProcessEnv, opts: ScrubOptions = {}): Record<string, string> {
-  const values = new Set((opts.values ?? []).filter((v) => v.length >= 8));
+  const values = [...new Set((opts.values ?? []).map((v) => v.trim()).filter((v) => v.length >= 8))];
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || isScrubbedName(name, opts.names) || values.has(value) || values.has(value.trim())) continue;
+    if (value === undefined || isScrubbedName(name, opts.names) || values.some((v) => value.includes(v))) continue;
     out[name] = value;
   }
   return { ...out, ...NON_INTERACTIVE };

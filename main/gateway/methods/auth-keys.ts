@@ -13,6 +13,7 @@ import type { AppConfig } from '../../engine/config/schema.js';
 import type { ModelDef, StreamFn } from '../../providers/types.js';
 import type { Usage } from '../../engine/messages.js';
 import { KeychainUnavailableError, maskSecret, type SecretStore } from '../../auth/secrets.js';
+import { redactSecrets, secretRedactor } from '../../auth/redact.js';
 import type { SettingsStore } from '../../settings/store.js';
 import type { ProfileSettings } from '../../settings/schema.js';
 import { validatedMethods } from '../params.js';
@@ -94,6 +95,7 @@ export function createAuthKeyMethods(deps: AuthKeyDeps) {
       const id = `${p.provider}:${p.label}`;
       if (deps.settings.get().profiles.some((x) => x.id === id)) throw new GatewayError('bad_request', `A key named "${id}" exists already.`);
       const storage = p.storage ?? 'keychain';
+      secretRedactor.add(p.key); // X5: from now on no error text this process stores or shows can carry it
       await (await storeFor(storage)).set(id, p.key);
       const profile: ProfileSettings = { id, provider: p.provider, label: p.label, addedAt: deps.now(), storage };
       deps.settings.update((s) => ({ ...s, profiles: [...s.profiles, profile] }));
@@ -163,7 +165,7 @@ export async function testKey(stream: StreamFn, model: ModelDef, apiKey: string,
       if (event.type === 'done') return { ok: true, model: `${model.provider}/${model.id}`, latencyMs: now() - started };
       if (event.type === 'error') {
         const c = classifyError(event.error, now(), model.provider);
-        return { ok: false, reason: c.reason, message: redact(c.message, apiKey), latencyMs: now() - started };
+        return { ok: false, reason: c.reason, message: redactSecrets(c.message, [apiKey]), latencyMs: now() - started };
       }
     }
     return { ok: false, reason: 'unknown', message: 'The provider ended the answer without finishing it.', latencyMs: now() - started };
@@ -173,5 +175,3 @@ export async function testKey(stream: StreamFn, model: ModelDef, apiKey: string,
 }
 
 const hasTokens = (u: Usage | undefined): u is Usage => !!u && u.input + u.output + u.cacheRead + u.cacheWrite > 0;
-
-const redact = (text: string, key: string): string => (key.length >= 8 ? text.split(key).join(maskSecret(key)) : text);
