@@ -26,9 +26,16 @@ describe('SecretRedactor.redact', () => {
     ['twice, and another key', `${KEY} / ${OTHER} / ${KEY}`, `${REDACTED} / ${REDACTED} / ${REDACTED}`],
     ['a piece shorter than 8 characters stays (the mask shows six and four)', `key ${KEY.slice(0, 6)}…${KEY.slice(-4)}`, `key ${KEY.slice(0, 6)}…${KEY.slice(-4)}`],
     ['nothing to do', 'Rate limit reached for requests', 'Rate limit reached for requests'],
+    ['word-like pieces of a key are left alone (a key named "zq-PROXY-…" does not cut "PROXY-Kx" … only key material)', 'a PROXY-KEY error', 'a PROXY-KEY error'],
     ['empty', '', ''],
   ])('%s', (_l, input, out) => {
     expect(r.redact(input)).toBe(out);
+  });
+  it('a key whose pieces read like words: the whole key is still cut, ordinary words are not', () => {
+    const s = new SecretRedactor();
+    s.add('sk-ant-subagent-0001');
+    expect(s.redact('The subagent was stopped; key sk-ant-subagent-0001 rejected')).toBe(`The subagent was stopped; key ${REDACTED} rejected`);
+    expect(s.redact('…agent-0001 was cut')).toBe(`…${REDACTED} was cut`);
   });
   it('ignores keys too short to be secrets (the demo key, a local server\'s placeholder)', () => {
     const s = new SecretRedactor();

@@ -17,7 +17,7 @@ const DEFAULTS = {
     sandbox: true,
     verbose: false,
     network: true,
-    approvals: { mode: 'ask', tools: {}, allowTools: [], denyTools: [], allowCommands: [], denyCommands: [], timeoutSeconds: 300 },
+    approvals: { mode: 'ask', tools: {}, allowTools: [], denyTools: [], allowCommands: [], denyCommands: [], timeoutSeconds: 300, allowUnsandboxed: false },
   },
   plugins: { enabled: [] },
   checkpoints: { enabled: true, keep: 100, maxAgeDays: 30, maxFileMB: 10, maxTotalMB: 1024 },
@@ -89,7 +89,7 @@ describe('good configs', () => {
       sandbox: false,
       verbose: false,
       network: true,
-      approvals: { mode: 'ask', tools: {}, allowTools: [], denyTools: [], allowCommands: [], denyCommands: [], timeoutSeconds: 300 },
+      approvals: { mode: 'ask', tools: {}, allowTools: [], denyTools: [], allowCommands: [], denyCommands: [], timeoutSeconds: 300, allowUnsandboxed: false },
       workspace: '/tmp/ws',
     });
   });
