@@ -29,6 +29,8 @@ export interface ApprovalBrokerOptions {
   timeoutMs?: () => number;
   timers?: { setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void };
   now?: () => number;
+  /** Where an explicit approval of a protected path is recorded for the tool that writes it (X5). */
+  grants?: ProtectedGrants;
 }
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
@@ -38,8 +40,6 @@ export function waitedFor(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 120) return `${s} s`;
   return `${Math.round(s / 60)} min`;
-  /** Where an explicit approval of a protected path is recorded for the tool that writes it (X5). */
-  grants?: ProtectedGrants;
 }
 
 /** Tools whose targets are checked against the protected paths (exec gets them read-only in its sandbox). */
