@@ -170,6 +170,9 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     get network() {
       return config.agent.network;
     },
+    get limits() {
+      return config.agent.limits;
+    },
     hide: dataFolders,
   };
   // X5: the person's approvals of protected paths, from the approval gate to the file tool that writes.

@@ -17,6 +17,8 @@ import { NO_RUN, processTable, type BackgroundProcess, type ProcessTable } from 
 import { BWRAP_SECCOMP_FD, detectSandbox, openSocketFilter, sandboxedArgv, type SandboxSettings, type SandboxStatus } from './sandbox/index.js';
 import { HeadTailCollector } from './text.js';
 import { prepareExecProtection } from './protected/exec-guard.js';
+import { readdir } from 'node:fs/promises';
+import { defaultLimits, limitedArgv, type SandboxLimits } from './sandbox/limits.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
 
 export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
@@ -144,9 +146,10 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
         throw new ToolError(`exec: could not prepare the sandbox's socket filter: ${e instanceof Error ? e.message : String(e)}`);
       })
     : undefined;
-  const argv = shellPath
-    ? sandboxedArgv(sandbox.kind, s.sandbox, ctx.workspace, [shellPath, '-c', args.command], filter ? BWRAP_SECCOMP_FD : undefined, protection)
-    : null;
+  // X5: under bubblewrap the shell first lowers its process and memory limits (sandbox/limits.ts).
+  const limits: SandboxLimits = { ...defaultLimits(), ...s.sandbox.limits };
+  const inner = shellPath ? (sandbox.kind === 'bwrap' ? limitedArgv(shellPath, args.command, limits) : [shellPath, '-c', args.command]) : null;
+  const argv = inner ? sandboxedArgv(sandbox.kind, s.sandbox, ctx.workspace, inner, filter ? BWRAP_SECCOMP_FD : undefined, protection) : null;
   const started = Date.now();
   const options = {
     cwd: ctx.workspace,
@@ -214,16 +217,18 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   };
   child.all?.on('data', (chunk: Buffer | string) => emit(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
 
-  // Kill on timeout or abort (for a background command: also when the run ends or process kill is called).
-  let reason: 'timeout' | 'aborted' | 'killed' | undefined;
+  // Kill on timeout or abort (for a background command: also when the run ends or process kill is called), or
+  // when the sandbox holds more processes than its limit (the watchdog below).
+  let reason: 'timeout' | 'aborted' | 'killed' | 'limit' | undefined;
   let graceTimer: NodeJS.Timeout | undefined;
-  const stop = (why: 'timeout' | 'aborted' | 'killed'): void => {
+  const stop = (why: 'timeout' | 'aborted' | 'killed' | 'limit'): void => {
     if (reason) return;
     reason = why;
     killTree('SIGTERM');
     graceTimer = setTimeout(() => killTree('SIGKILL'), s.killGraceMs);
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
+  const watchdog = sandboxPid ? watchProcessCount(sandboxPid, limits.processes, () => stop('limit')) : undefined;
   const onAbort = (): void => stop('aborted');
   if (!background) ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (pid !== undefined && isPosix) liveGroups.add(pid);
@@ -242,6 +247,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   const finished = (async () => {
     const result = await child;
     clearTimeout(timer);
+    watchdog?.stop();
     clearTimeout(drainTimer);
     clearTimeout(graceTimer);
     ctx.signal.removeEventListener('abort', onAbort);
@@ -257,6 +263,8 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
           ? 'killed: aborted'
           : reason === 'killed'
             ? 'killed'
+            : reason === 'limit'
+              ? `killed: more than ${limits.processes} processes at once (the sandbox's limit, agent.limits.processes)`
             : result.signal
               ? `killed by signal ${result.signal}`
               : result.exitCode === undefined
@@ -315,6 +323,44 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
       truncated: collector.truncated,
       ...sandboxNote,
       ...(guarded.length > 0 ? { protected: guarded } : {}),
+    },
+  };
+}
+
+/**
+ * X5: counts the processes in the sandbox's PID namespace (its own /proc, reached through the first process's
+ * root) every 50 ms and calls `over` once there are more than `max`. The kernel's RLIMIT_NPROC already holds this
+ * for everyone but root, whose processes it never limits — the sandbox's uid maps back to root there.
+ */
+function watchProcessCount(sandboxPid: Promise<number | undefined>, max: number, over: () => void): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let busy = false;
+  void sandboxPid.then((pid) => {
+    if (pid === undefined || stopped) return;
+    timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      readdir(`/proc/${pid}/root/proc`).then(
+        (names) => {
+          busy = false;
+          if (!stopped && names.filter((n) => /^\d+$/.test(n)).length > max) {
+            stopped = true;
+            clearInterval(timer);
+            over();
+          }
+        },
+        () => {
+          busy = false; // gone, or not ours to read: the rlimit still holds where the kernel applies it
+        },
+      );
+    }, 50);
+    timer.unref();
+  });
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
     },
   };
 }

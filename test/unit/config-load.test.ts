@@ -18,6 +18,7 @@ const DEFAULTS = {
     verbose: false,
     network: true,
     approvals: { mode: 'ask', tools: {}, allowTools: [], denyTools: [], allowCommands: [], denyCommands: [], timeoutSeconds: 300, allowUnsandboxed: false },
+    limits: {},
   },
   plugins: { enabled: [] },
   checkpoints: { enabled: true, keep: 100, maxAgeDays: 30, maxFileMB: 10, maxTotalMB: 1024 },
@@ -90,6 +91,7 @@ describe('good configs', () => {
       verbose: false,
       network: true,
       approvals: { mode: 'ask', tools: {}, allowTools: [], denyTools: [], allowCommands: [], denyCommands: [], timeoutSeconds: 300, allowUnsandboxed: false },
+      limits: {},
       workspace: '/tmp/ws',
     });
   });
@@ -137,7 +139,7 @@ describe('bad configs → one exact line', () => {
     ['typo at the top', json({ provider: {} }), 'config.json: unknown key "provider" (did you mean "providers"?)'],
     ['typo in agent', json({ agent: { maxConcurency: 2 } }), 'config.json: agent: unknown key "maxConcurency" (did you mean "maxConcurrent"?)'],
     ['typo beats the missing key it causes', json({ providers: { local: { aip: 'openai-chat', baseUrl: 'http://x', models: [{ idd: 'm' }] } } }), 'config.json: providers.local: unknown key "aip" (did you mean "api"?)'],
-    ['unknown key without a near match', json({ agent: { colour: 'blue' } }), 'config.json: agent: unknown key "colour" (allowed: model, timeoutSeconds, contextTokens, historyTurns, maxConcurrent, thinking, queueMode, sandbox, verbose, network, approvals, workspace, budget)'],
+    ['unknown key without a near match', json({ agent: { colour: 'blue' } }), 'config.json: agent: unknown key "colour" (allowed: model, timeoutSeconds, contextTokens, historyTurns, maxConcurrent, thinking, queueMode, sandbox, verbose, network, approvals, limits, workspace, budget)'],
     ['unknown key in a list item', json({ authProfiles: [{ id: 'openai:a', provider: 'openai', key: 'sk-123' }] }), 'config.json: authProfiles[0]: unknown key "key" (allowed: id, provider, apiKeyEnv, locked, preferred)'],
     // cross-field rules
     ['profile of an unknown provider', json({ authProfiles: [{ id: 'nope:a', provider: 'nope' }] }), 'config.json: authProfiles[0].provider "nope" is not a configured provider'],

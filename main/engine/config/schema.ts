@@ -93,6 +93,8 @@ export const agentConfigSchema = z.strictObject({
   /** Network access for sandboxed commands (exec). */
   network: z.boolean().default(true),
   approvals: approvalsConfigSchema.prefault({}),
+  /** X5: limits for each sandboxed command (defaults: 512 processes, a quarter of the RAM per process, ≤ 3 GiB). */
+  limits: z.strictObject({ processes: positiveInt.optional(), memoryMiB: positiveInt.optional() }).prefault({}),
   workspace: nonEmpty.optional(),
   /** X4: spending limits in USD, checked before each model call (main/usage/budget.ts). */
   budget: budgetSchema.optional(),

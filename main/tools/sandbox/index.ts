@@ -13,6 +13,7 @@ import { bwrapArgs, isolationArgs, SANDBOX_UID_FOR_ROOT, type SandboxPlan } from
 import { encodeFilter, socketFilter } from './seccomp.js';
 import { seatbeltArgs } from './seatbelt.js';
 import { parseProcStatus, statusProblem } from './verify.js';
+import type { SandboxLimits } from './limits.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt' | 'none';
 
@@ -23,6 +24,8 @@ export interface SandboxSettings {
   network: boolean;
   /** Folders hidden from commands besides the person's home (the app's data folder). */
   hide: readonly string[];
+  /** Process and memory limits per command (limits.ts; default: defaultLimits()). */
+  limits?: Partial<SandboxLimits>;
 }
 
 export interface SandboxStatus {
