@@ -69,7 +69,7 @@ describe('read', () => {
     ['a missing file', { path: 'nope.txt' }, /^No such file or directory: nope\.txt$/],
     ['a path outside', { path: '../secret.txt' }, /outside the workspace/],
     ['a symlink to outside', { path: 'leak.txt' }, /through a symlink/],
-    ['a FIFO (never blocks)', { path: 'pipe' }, /^read: "pipe" is not a regular file$/],
+    ['a FIFO (never blocks)', { path: 'pipe' }, /^"pipe" is a FIFO \(named pipe\), not a regular file; it was not opened$/],
     ['a symlink to a device', { path: 'zero' }, /^Path "zero" is outside the workspace: it resolves through a symlink to "\/dev\/zero"$/],
     ['a device by absolute path', { path: '/dev/zero' }, /^Path "\/dev\/zero" is outside the workspace: it is an absolute path/],
     ['an overlong path', { path: 'a/'.repeat(2100) }, /^Path is too long \(4200 bytes; the limit is 4096\)$/],

@@ -1,8 +1,15 @@
 /**
  * File operations confined to the workspace (T2), all built on the race-free walk (walk.ts): the final
- * component is opened with O_NOFOLLOW through the verified parent folder's descriptor, FIFOs and devices are
- * never opened for reading (O_NONBLOCK + fstat), and on Linux the opened descriptor's real path
- * (/proc/self/fd/N) is checked once more before a byte is read or a temp file renamed into place.
+ * component is opened with O_NOFOLLOW through the verified parent folder's descriptor, and on Linux the opened
+ * descriptor's real path (/proc/self/fd/N) is checked once more before a byte is read or a temp file renamed
+ * into place.
+ *
+ * X5: devices, FIFOs and sockets are refused BEFORE they are opened — on Linux the entry is first opened with
+ * O_PATH (which opens nothing: no device driver runs, no FIFO writer is woken) and only a regular file is then
+ * reopened for reading through that very descriptor; elsewhere an lstat comes first and O_NONBLOCK + fstat after.
+ * A file with more than one hard link is refused: its other names may lie outside the workspace (a link to
+ * ~/.ssh/id_rsa reads like any file), and where they are cannot be told — except in node_modules, where package
+ * managers (pnpm) hard-link every file to their store of public packages.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
@@ -34,6 +41,56 @@ async function assertFdInside(ws: string, fd: number, input: string): Promise<vo
 const changed = (input: string) =>
   new ToolError(`Path "${input}" changed while it was being opened (a symlink appeared); try again`);
 
+/** Linux's O_PATH (not in Node's constants): a descriptor that names the file without opening it. */
+const O_PATH = 0o10000000;
+const useOPath = process.platform === 'linux';
+
+/** Why this entry is not opened for reading (devices, FIFOs, sockets, hard-linked files), or undefined. */
+export function readRefusal(st: Stats, rel: string): string | undefined {
+  const what = st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isFIFO() ? 'a FIFO (named pipe)' : st.isSocket() ? 'a socket' : undefined;
+  if (what) return `"${rel}" is ${what}, not a regular file; it was not opened`;
+  if (st.isFile() && st.nlink > 1 && !rel.split('/').includes('node_modules')) {
+    return `"${rel}" has ${st.nlink} hard links, and the others may be files outside the workspace, which cannot be told from here; it was not read`;
+  }
+  return undefined;
+}
+
+const openError = (input: string) => (err: unknown): never => {
+  const code = errCode(err);
+  if (code === 'ELOOP') throw changed(input);
+  if (code === 'ENOENT') throw new ToolError(`No such file or directory: ${input}`);
+  if (code === 'ENXIO') throw new ToolError(`Path "${input}" is a socket or device, not a regular file`);
+  throw new ToolError(`Cannot open "${input}": ${errText(err)}`);
+};
+
+/** Opens the final entry for reading once it is known to be a plain file or folder (see above). */
+async function openChecked(target: string, input: string, rel: string): Promise<FileHandle> {
+  if (!useOPath) {
+    const st = await lstat(target).catch(openError(input));
+    if (st.isSymbolicLink()) throw changed(input);
+    const why = readRefusal(st, rel);
+    if (why) throw new ToolError(why);
+    return open(target, constants.O_RDONLY | NOFOLLOW | NONBLOCK).catch(openError(input));
+  }
+  const probe = await open(target, O_PATH | NOFOLLOW).catch(openError(input));
+  try {
+    const st = await probe.stat();
+    if (st.isSymbolicLink()) throw changed(input);
+    const why = readRefusal(st, rel);
+    if (why) throw new ToolError(why);
+    // The same inode, now opened for reading: /proc/self/fd/N of the O_PATH descriptor cannot be swapped.
+    const handle = await open(`/proc/self/fd/${probe.fd}`, constants.O_RDONLY | NONBLOCK).catch(openError(input));
+    const again = await handle.stat();
+    if (again.ino !== st.ino || again.dev !== st.dev) {
+      await handle.close();
+      throw changed(input);
+    }
+    return handle;
+  } finally {
+    await probe.close().catch(() => undefined);
+  }
+}
+
 /** Opens an existing entry for reading. Folders come back with `stat.isDirectory()`; the caller decides. */
 export async function openForRead(ws: string, input: string): Promise<OpenedFile> {
   const found = await locate(ws, input);
@@ -45,17 +102,15 @@ export async function openForRead(ws: string, input: string): Promise<OpenedFile
         throw new ToolError(`Cannot open "${input}": ${errText(err)}`);
       });
     } else {
-      handle = await open(found.childPath(found.name), constants.O_RDONLY | NOFOLLOW | NONBLOCK).catch((err: unknown) => {
-        const code = errCode(err);
-        if (code === 'ELOOP') throw changed(input);
-        if (code === 'ENOENT') throw new ToolError(`No such file or directory: ${input}`);
-        if (code === 'ENXIO') throw new ToolError(`Path "${input}" is a socket or device, not a regular file`);
-        throw new ToolError(`Cannot open "${input}": ${errText(err)}`);
-      });
+      handle = await openChecked(found.childPath(found.name), input, found.rel);
     }
     try {
       await assertFdInside(ws, handle.fd, input);
-      return { handle, stat: await handle.stat(), rel: found.rel };
+      const stat = await handle.stat();
+      // Checked again on what is open (the lstat path elsewhere can race; on Linux this is the same inode).
+      const why = readRefusal(stat, found.rel);
+      if (why) throw new ToolError(why);
+      return { handle, stat, rel: found.rel };
     } catch (err) {
       await handle.close().catch(() => undefined);
       throw err;
