@@ -10,7 +10,9 @@ import type { ApprovalMode, ApprovalsConfig } from '../../engine/config/schema.j
 import { previewPatch } from '../apply-patch.js';
 import { diffOf, previewEdit } from '../edit.js';
 import { readWholeText } from '../fs/confined.js';
-import { decidePolicy } from './policy.js';
+import { allowListed, decidePolicy } from './policy.js';
+import { resolveProgram, shellWords } from './command-words.js';
+import { plantedScriptReason, scriptRun } from './planted-script.js';
 import type { ProtectedGrants } from '../protected/grants.js';
 import { protectedTargets, type ProtectedTarget } from '../protected/targets.js';
 
@@ -86,6 +88,7 @@ export class ApprovalBroker {
       sandboxed,
       modeOverride: this.opts.modeOverride,
       ...(own ? { ownMode: own.mode } : {}),
+      allowBlocked: await this.plantedScript(info),
     });
     if (verdict.verdict === 'deny') return { allow: false, reason: `Not run: ${verdict.reason}.` };
     // X5: a protected path is never covered by "auto", a tool rule or an earlier "allow for this session".
@@ -106,6 +109,14 @@ export class ApprovalBroker {
     }
     return this.ask(info, sandboxed, own?.mcp, risks);
   };
+
+  /** X5: an allow-listed package script that is not the committed one is asked about (planted-script.ts). */
+  private async plantedScript(info: ApprovalRequestInfo): Promise<string | undefined> {
+    const command = info.toolName === 'exec' && typeof info.params.command === 'string' ? info.params.command.trim() : '';
+    if (!command || !allowListed(this.opts.config, command)) return undefined;
+    const script = scriptRun(resolveProgram(shellWords(command)));
+    return script === undefined ? undefined : plantedScriptReason(info.workspace, script);
+  }
 
   private async ask(info: ApprovalRequestInfo, sandboxed: boolean, mcp?: McpApprovalInfo, risks: ProtectedTarget[] = []): Promise<ApprovalOutcome> {
     if (info.signal.aborted) return { allow: false, reason: 'The run was stopped before this call was approved.' };
