@@ -10,10 +10,7 @@ export const EXIT_USAGE = 2;
 export const HELP = `Usage:
   agentdesk agent --message TEXT [--session KEY] [--home DIR] [--workspace DIR]
                   [--model PROVIDER/MODEL] [--thinking LEVEL] [--timeout SECONDS] [--json]
-                  [--approve ask|auto|deny|unsandboxed] [--verbose]
-                  (--approve: commands and file changes: ask on the terminal, allow, or refuse; auto never runs a
-                  command without a sandbox, nor changes a protected path without asking — unsandboxed: auto, and
-                  commands may also run without a sandbox)
+                  [--approve ask|auto|deny|unsandboxed] [--verbose] [--attach FILE]...
   agentdesk agent --message COMMAND [--session KEY] ...
                   commands answered by AgentDesk, never sent to the model: /stop (the session's running reply,
                   also in another process), /new, /reset, /compact (summarise older turns now), /model PROVIDER/MODEL,
@@ -49,7 +46,9 @@ agent options:
   --timeout SECONDS        run timeout, at most 604800 (default 600)
   --json                   one JSON event per line on stdout, then one result line
   --approve MODE           tool calls that need approval (commands, file changes): ask on the terminal, auto
-                           (allow) or deny (default: agent.approvals.mode, else ask)
+                           (allow — but never a command without a sandbox, nor a protected path without asking),
+                           deny, or unsandboxed (auto, and commands may run without a sandbox) (default:
+                           agent.approvals.mode, else ask)
   --verbose                the reply also carries the reasoning and a line for each tool call
   --attach FILE            an image (PNG, JPEG, GIF, WebP) or text file sent with the message; repeatable
 
