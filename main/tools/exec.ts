@@ -14,11 +14,22 @@ import { z } from 'zod';
 import { parseArgs } from './args.js';
 import { scrubEnv, type ScrubOptions } from './env.js';
 import { NO_RUN, processTable, type BackgroundProcess, type ProcessTable } from './processes.js';
-import { BWRAP_SECCOMP_FD, detectSandbox, openSocketFilter, sandboxedArgv, type SandboxSettings, type SandboxStatus } from './sandbox/index.js';
+import {
+  bindSources,
+  BWRAP_FIRST_SOURCE_FD,
+  BWRAP_SECCOMP_FD,
+  detectSandbox,
+  openSocketFilter,
+  sandboxedArgv,
+  sandboxPlan,
+  type SandboxSettings,
+  type SandboxStatus,
+} from './sandbox/index.js';
+import { openMountSources, type MountSources } from './sandbox/mount-sources.js';
 import { HeadTailCollector } from './text.js';
 import { prepareExecProtection } from './protected/exec-guard.js';
-import { readdir } from 'node:fs/promises';
-import { defaultLimits, limitedArgv, type SandboxLimits } from './sandbox/limits.js';
+import { watchSandbox, type WatchdogReason } from './sandbox/watchdog.js';
+import { defaultLimits, limitedArgv, totalMemoryMiB, type SandboxLimits } from './sandbox/limits.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
 
 export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
@@ -149,14 +160,26 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   // X5: under bubblewrap the shell first lowers its process and memory limits (sandbox/limits.ts).
   const limits: SandboxLimits = { ...defaultLimits(), ...s.sandbox.limits };
   const inner = shellPath ? (sandbox.kind === 'bwrap' ? limitedArgv(shellPath, args.command, limits) : [shellPath, '-c', args.command]) : null;
-  const argv = inner ? sandboxedArgv(sandbox.kind, s.sandbox, ctx.workspace, inner, filter ? BWRAP_SECCOMP_FD : undefined, protection) : null;
+  const plan = sandboxPlan(s.sandbox, ctx.workspace, protection ? { readOnly: protection.readOnly, blocked: protection.blocked, pinned: protection.pinned } : {});
+  // The binds' sources, opened and checked now (a concurrent command cannot swap them before bwrap mounts them).
+  let sources: MountSources | undefined;
+  try {
+    sources = inner && sandbox.kind === 'bwrap' ? openMountSources(bindSources(plan), BWRAP_FIRST_SOURCE_FD) : undefined;
+  } catch (err) {
+    filter?.close();
+    await protection?.finish();
+    throw new ToolError(`exec: the workspace changed while the sandbox was being prepared; try again (${(err as Error).message})`);
+  }
+  const argv = inner ? sandboxedArgv(sandbox.kind, { ...plan, ...(sources ? { sourceFds: sources.childFds } : {}) }, inner, filter ? BWRAP_SECCOMP_FD : undefined) : null;
   const started = Date.now();
   const options = {
     cwd: ctx.workspace,
     env,
     extendEnv: false,
     // fd 3 under bubblewrap: its --info-fd (the sandbox's first process id); fd 4: its --seccomp filter.
-    stdio: (sandbox.kind === 'bwrap' ? ['ignore', 'pipe', 'pipe', 'pipe', ...(filter ? [filter.fd] : [])] : ['ignore', 'pipe', 'pipe']) as [
+    stdio: (sandbox.kind === 'bwrap'
+      ? ['ignore', 'pipe', 'pipe', 'pipe', filter ? filter.fd : 'ignore', ...(sources?.fds ?? [])]
+      : ['ignore', 'pipe', 'pipe']) as [
       'ignore',
       'pipe',
       'pipe',
@@ -175,6 +198,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
     throw err;
   } finally {
     filter?.close(); // the child has its own copy once spawned
+    sources?.close();
   }
   const pid = child.pid;
 
@@ -220,6 +244,7 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
   // Kill on timeout or abort (for a background command: also when the run ends or process kill is called), or
   // when the sandbox holds more processes than its limit (the watchdog below).
   let reason: 'timeout' | 'aborted' | 'killed' | 'limit' | undefined;
+  let overLimit: WatchdogReason | undefined;
   let graceTimer: NodeJS.Timeout | undefined;
   const stop = (why: 'timeout' | 'aborted' | 'killed' | 'limit'): void => {
     if (reason) return;
@@ -228,7 +253,13 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
     graceTimer = setTimeout(() => killTree('SIGKILL'), s.killGraceMs);
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
-  const watchdog = sandboxPid ? watchProcessCount(sandboxPid, limits.processes, () => stop('limit')) : undefined;
+  const totalMemoryKiB = totalMemoryMiB(limits) * 1024;
+  const watchdog = sandboxPid
+    ? watchSandbox(sandboxPid, { processes: limits.processes, totalMemoryKiB }, (why) => {
+        overLimit = why;
+        stop('limit');
+      })
+    : undefined;
   const onAbort = (): void => stop('aborted');
   if (!background) ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (pid !== undefined && isPosix) liveGroups.add(pid);
@@ -264,7 +295,9 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
           : reason === 'killed'
             ? 'killed'
             : reason === 'limit'
-              ? `killed: more than ${limits.processes} processes at once (the sandbox's limit, agent.limits.processes)`
+              ? overLimit === 'memory'
+                ? `killed: its processes used more than ${totalMemoryMiB(limits)} MiB of memory together (twice agent.limits.memoryMiB)`
+                : `killed: more than ${limits.processes} processes at once (the sandbox's limit, agent.limits.processes)`
             : result.signal
               ? `killed by signal ${result.signal}`
               : result.exitCode === undefined
@@ -323,44 +356,6 @@ async function runExec(rawArgs: unknown, ctx: ToolContext, s: Settings): Promise
       truncated: collector.truncated,
       ...sandboxNote,
       ...(guarded.length > 0 ? { protected: guarded } : {}),
-    },
-  };
-}
-
-/**
- * X5: counts the processes in the sandbox's PID namespace (its own /proc, reached through the first process's
- * root) every 50 ms and calls `over` once there are more than `max`. The kernel's RLIMIT_NPROC already holds this
- * for everyone but root, whose processes it never limits — the sandbox's uid maps back to root there.
- */
-function watchProcessCount(sandboxPid: Promise<number | undefined>, max: number, over: () => void): { stop(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let busy = false;
-  void sandboxPid.then((pid) => {
-    if (pid === undefined || stopped) return;
-    timer = setInterval(() => {
-      if (busy) return;
-      busy = true;
-      readdir(`/proc/${pid}/root/proc`).then(
-        (names) => {
-          busy = false;
-          if (!stopped && names.filter((n) => /^\d+$/.test(n)).length > max) {
-            stopped = true;
-            clearInterval(timer);
-            over();
-          }
-        },
-        () => {
-          busy = false; // gone, or not ours to read: the rlimit still holds where the kernel applies it
-        },
-      );
-    }, 50);
-    timer.unref();
-  });
-  return {
-    stop() {
-      stopped = true;
-      clearInterval(timer);
     },
   };
 }

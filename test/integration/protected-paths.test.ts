@@ -96,6 +96,13 @@ describe.runIf(ready)('exec cannot plant anything host git would run', () => {
     expect(await planted()).toEqual([]);
   });
 
+  it("the command inherits none of the binds' source descriptors (one would reach the host's folder past the read-only mounts)", async () => {
+    const ws = await repo('fds');
+    const out = await exec(ws)('for f in /proc/self/fd/*; do readlink "$f"; done');
+    expect(out.content).not.toContain(ws);
+    expect(out.content).not.toMatch(/\.git/);
+  });
+
   it('everyday git inside still works: add, commit, branch, log', async () => {
     const ws = await repo('everyday');
     const out = await exec(ws)(
@@ -167,6 +174,85 @@ describe.runIf(ready)('exec cannot plant anything host git would run', () => {
     await git(ws, 'commit', '-qm', 'first');
     await hostGitUse(ws);
     expect(await planted()).toEqual([]);
+  });
+
+  it('a nested repository cannot be swapped: renaming its folder fails, and a .git replaced anyway is cleaned as new', async () => {
+    const ws = path.join(root, 'nested');
+    await mkdir(ws);
+    const sub = await repo('nested/sub');
+    const out = await exec(ws)(
+      `mv sub sub_old 2>&1; echo "mvsub=$?"; mkdir -p sub2 && cp -r sub/.git sub2/.git && ` +
+        `printf '#!/bin/sh\ntouch ${markers()}/nested-hook\n' > sub2/.git/hooks/post-checkout && chmod +x sub2/.git/hooks/post-checkout && ` +
+        `git -C sub2 config core.fsmonitor "touch ${markers()}/nested-fsmonitor"; echo "planted=$?"`,
+    );
+    expect(out.content).toMatch(/mvsub=1/);
+    expect(out.content).toMatch(/Device or resource busy/);
+    expect(out.content).toMatch(/planted=0/); // a copy is a new repository…
+    expect(out.content).toMatch(/sub2\/\.git\/hooks: removed post-checkout/); // …cleaned when the command ends
+    await hostGitUse(sub);
+    await hostGitUse(path.join(ws, 'sub2'));
+    expect(await planted()).toEqual([]);
+  });
+
+  it('a core.hooksPath folder that does not exist yet cannot be created; its parent cannot be renamed', async () => {
+    const ws = await repo('hookspath');
+    await mkdir(path.join(ws, 'tools'));
+    await git(ws, 'config', 'core.hooksPath', 'tools/githooks');
+    const out = await exec(ws)(
+      `mkdir -p tools/githooks 2>&1; printf '#!/bin/sh\ntouch ${markers()}/hookspath\n' > tools/githooks/pre-commit 2>&1; echo "hook=$?"; ` +
+        `mv tools tools_old 2>&1; echo "mvtools=$?"`,
+    );
+    expect(out.content).toMatch(/hook=1/);
+    expect(out.content).toMatch(/mvtools=1/);
+    expect(existsSync(path.join(ws, 'tools', 'githooks'))).toBe(false); // the block's mount point is gone again
+    await hostGitUse(ws);
+    expect(await planted()).toEqual([]);
+  });
+
+  it('a planted symlink (.config -> a host folder) neither mounts host files into the sandbox nor stops later commands', async () => {
+    const ws = path.join(root, 'symlinked');
+    await mkdir(ws);
+    const outside = path.join(root, 'outside-secret');
+    await mkdir(path.join(outside, 'git'), { recursive: true });
+    await writeFile(path.join(outside, 'git', 'config'), 'HOST-SECRET\n');
+    const ex = createExecTool({ sandbox: { enabled: true, network: false, hide: [outside] }, processes: new ProcessTable(), killGraceMs: 300 });
+    const run1 = (command: string) => ex.execute({ command }, { workspace: ws, signal: new AbortController().signal });
+    expect((await run1(`ln -s ${outside} .config && cat ${outside}/git/config; echo "direct=$?"`)).content).toMatch(/direct=1/);
+    const out = await run1(`cat .config/git/config ${outside}/git/config 2>&1; echo "after=$?"`);
+    expect(out.content).toMatch(/after=1/);
+    expect(out.content).not.toContain('HOST-SECRET');
+  });
+
+  it('with the home folder as workspace, the data folder stays hidden under a pinned parent (.config holding .config/git)', async () => {
+    const ws = path.join(root, 'home');
+    await mkdir(path.join(ws, '.config', 'git'), { recursive: true });
+    await mkdir(path.join(ws, '.config', 'AgentDesk'));
+    await writeFile(path.join(ws, '.config', 'git', 'config'), '[user]\n');
+    await writeFile(path.join(ws, '.config', 'AgentDesk', 'config.json'), '{"secret":"DATA-FOLDER"}\n');
+    const ex = createExecTool({ sandbox: { enabled: true, network: false, hide: [path.join(ws, '.config', 'AgentDesk')] }, processes: new ProcessTable(), killGraceMs: 300 });
+    const out = await ex.execute(
+      { command: 'cat .config/AgentDesk/config.json 2>&1; echo "data=$?"; echo x >> .config/git/config; echo "git=$?"; mv .config .config_old; echo "mv=$?"' },
+      { workspace: ws, signal: new AbortController().signal },
+    );
+    expect(out.content).toMatch(/data=1/);
+    expect(out.content).not.toContain('DATA-FOLDER');
+    expect(out.content).toMatch(/git=1/);
+    expect(out.content).toMatch(/mv=1/);
+  });
+
+  it("the data folder's parent cannot be renamed away (which would uncover the data folder to the next command)", async () => {
+    const ws = path.join(root, 'home2');
+    await mkdir(path.join(ws, '.config', 'AgentDesk'), { recursive: true });
+    await writeFile(path.join(ws, '.config', 'AgentDesk', 'config.json'), '{"secret":"DATA-FOLDER-2"}\n');
+    const ex = createExecTool({ sandbox: { enabled: true, network: false, hide: [path.join(ws, '.config', 'AgentDesk')] }, processes: new ProcessTable(), killGraceMs: 300 });
+    const run1 = (command: string) => ex.execute({ command }, { workspace: ws, signal: new AbortController().signal });
+    const first = await run1('mv .config .config_old 2>&1; echo "mv=$?"; mv .config/AgentDesk .config/x 2>&1; echo "mvdata=$?"');
+    expect(first.content).toMatch(/mv=1/);
+    expect(first.content).toMatch(/mvdata=1/);
+    expect(first.content).toMatch(/Device or resource busy/);
+    const second = await run1('cat .config_old/AgentDesk/config.json .config/x/config.json .config/AgentDesk/config.json 2>&1; true');
+    expect(second.content).not.toContain('DATA-FOLDER-2');
+    expect(existsSync(path.join(ws, '.config', 'AgentDesk', 'config.json'))).toBe(true);
   });
 
   it('a mount point shared by two commands stays until the last one ends (the later command still cannot create AGENTS.md)', async () => {

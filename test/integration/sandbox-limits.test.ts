@@ -91,6 +91,38 @@ describe.runIf(ready && existsSync(PYTHON))(`exec's limits, started by this user
   }, 60_000);
 });
 
+describe.runIf(ready)('memory the per-process limit does not see: the RAM-backed /tmp and hidden home', () => {
+  it('writing past the memory limit into /tmp or the home folder fails (no space)', async () => {
+    const exec = createExecTool({ sandbox: { enabled: true, network: false, hide: [], limits: { memoryMiB: 64 } } });
+    const out = (
+      await exec.execute(
+        { command: 'head -c 100M /dev/zero > /tmp/big 2>&1; echo "tmp=$?"; head -c 100M /dev/zero > "$HOME/big" 2>&1; echo "home=$?"; head -c 10M /dev/zero > /tmp/small; echo "small=$?"' },
+        { workspace: ws, signal: new AbortController().signal },
+      )
+    ).content;
+    expect(out).toMatch(/tmp=1/);
+    expect(out).toMatch(/home=1/);
+    expect(out).toMatch(/No space left on device/);
+    expect(out).toMatch(/small=1/); // /tmp is full now: the 64 MiB are used
+  }, 60_000);
+
+  it.runIf(existsSync(PYTHON))('four processes each under the per-process limit but over the total together: the sandbox is ended', async () => {
+    const exec = createExecTool({ sandbox: { enabled: true, network: false, hide: [], limits: { memoryMiB: 128 } }, killGraceMs: 300 });
+    const hog = `${PYTHON} -c "import time; b = b'x' * (100 * 1024**2); time.sleep(5); print('kept')"`;
+    const started = Date.now();
+    const out = await exec.execute({ command: `${hog} & ${hog} & ${hog} & ${hog} & wait; echo survived` }, { workspace: ws, signal: new AbortController().signal }).then(
+      (r) => r.content,
+      (e: Error) => e.message,
+    );
+    expect(out).not.toContain('kept');
+    expect(out).toMatch(/killed: its processes used more than 256 MiB of memory together/);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    // One such process alone is fine.
+    const one = (await exec.execute({ command: hog.replace('time.sleep(5)', 'time.sleep(0.5)') }, { workspace: ws, signal: new AbortController().signal })).content;
+    expect(one).toMatch(/^kept\n/);
+  }, 60_000);
+});
+
 describe.runIf(ready && canRunAsNobody && existsSync(PYTHON))('the same, started by an unprivileged user (uid 65534)', () => {
   let script = '';
   let dispose: () => Promise<void> = async () => undefined;

@@ -42,6 +42,22 @@ describe('bwrap argv', () => {
       '--ro-bind / / --tmpfs /tmp --tmpfs /root --tmpfs /tmp/data --bind /tmp/p /tmp/p --dev /dev --proc /proc',
     );
   });
+  it('a hidden folder inside the workspace comes after the protected mounts (a pinned parent would bring it back)', () => {
+    const args = bwrapArgs(
+      { workspace: '/home/ann', hide: ['/home/ann', '/home/ann/.config/AgentDesk'], network: true, pinned: ['/home/ann/.config'], readOnly: ['/home/ann/.config/git'] },
+      ['sh'],
+    );
+    expect(args.slice(args.indexOf('--bind'), args.indexOf('--chdir')).join(' ')).toBe(
+      '--bind /home/ann /home/ann --bind /home/ann/.config /home/ann/.config --ro-bind /home/ann/.config/git /home/ann/.config/git ' +
+        '--tmpfs /home/ann/.config/AgentDesk --tmpfs /tmp --dev /dev --proc /proc',
+    );
+  });
+  it('tmpfsBytes sizes every writable tmpfs (they live in RAM), not the read-only blocks', () => {
+    const args = bwrapArgs({ workspace: '/w', hide: ['/root'], network: true, blocked: ['/w/.envrc'], tmpfsBytes: 1048576 }, ['sh']);
+    expect(args.slice(args.indexOf('--ro-bind'), args.indexOf('--chdir')).join(' ')).toBe(
+      '--ro-bind / / --size 1048576 --tmpfs /root --bind /w /w --tmpfs /w/.envrc --remount-ro /w/.envrc --size 1048576 --tmpfs /tmp --dev /dev --proc /proc',
+    );
+  });
   it('protected paths: pinned folders, then read-only entries, then blocked missing ones — all after the workspace', () => {
     const args = bwrapArgs(
       { workspace: '/w', hide: [], network: true, pinned: ['/w/.git'], readOnly: ['/w/.git/hooks', '/w/.git/config', '/w/.bashrc', '/elsewhere'], blocked: ['/w/.envrc'] },

@@ -47,14 +47,45 @@ const exists = (p: string) => lstat(p).then((s) => s, () => null);
 /** There, and not a mount point some running command of ours made (that one counts as missing). */
 const present = async (p: string) => !mountPoints.has(p) && (await exists(p)) !== null;
 
-/** Inside the workspace and not through a symlink that leaves it: the path to mount, else undefined. */
+/**
+ * The path to mount for `p`: its real path when that lies inside the workspace, else undefined. Any symlink on the
+ * way counts, not only `p` itself: bwrap resolves a bind's source on the host, so `.config -> /root` planted by
+ * one command would otherwise have the next one mount the host's /root/git into the sandbox (or fail to start).
+ */
 async function mountable(ws: string, p: string): Promise<string | undefined> {
-  const st = await exists(p);
-  if (!st) return undefined;
-  if (!st.isSymbolicLink()) return p;
+  if (!(await exists(p))) return undefined;
   const real = await realpath(p).catch(() => undefined);
   return real && real.startsWith(`${ws}/`) ? real : undefined;
 }
+
+/** `p`'s folder is reached without a symlink (a mount point made there stays inside the workspace). */
+async function plainParent(ws: string, p: string): Promise<boolean> {
+  const dir = path.dirname(p);
+  return dir === ws || (await realpath(dir).catch(() => undefined)) === dir;
+}
+
+/** The first component of `p` (inside `ws`) that does not exist — the one a block must sit on. */
+async function firstMissing(ws: string, p: string): Promise<string | undefined> {
+  let at = ws;
+  for (const seg of path.relative(ws, p).split(path.sep)) {
+    at = path.join(at, seg);
+    if (!(await present(at))) return at;
+  }
+  return undefined;
+}
+
+/** The folders between the workspace (excluded) and `p` (excluded). */
+function ancestors(ws: string, p: string): string[] {
+  const out: string[] = [];
+  for (let d = path.dirname(p); d.startsWith(`${ws}/`); d = path.dirname(d)) out.push(d);
+  return out;
+}
+
+/** A folder's identity (device and inode): a .git swapped for another one at the same path is a new repository. */
+const identity = async (p: string): Promise<string | undefined> => {
+  const st = await exists(p);
+  return st?.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
+};
 
 /** Every `.git` (folder or file) at most SCAN_DEPTH levels down, plus protected names met on the way. */
 async function scan(ws: string): Promise<{ gits: string[]; nested: string[]; skills: string[] }> {
@@ -92,8 +123,10 @@ async function protectGitDir(ws: string, git: string, out: { readOnly: string[];
   out.pinned.push(git);
   for (const name of ['config', 'hooks']) {
     const p = path.join(git, name);
-    if (await present(p)) out.readOnly.push(p);
-    else out.blocked.push(p);
+    if (await present(p)) {
+      const m = await mountable(ws, p);
+      if (m) out.readOnly.push(m);
+    } else out.blocked.push(p);
   }
   const config = await readFile(path.join(git, 'config'), 'utf8').catch(() => '');
   for (const hp of hooksPaths(config)) {
@@ -102,6 +135,11 @@ async function protectGitDir(ws: string, git: string, out: { readOnly: string[];
     if (!abs.startsWith(`${ws}/`)) continue;
     const m = await mountable(ws, abs);
     if (m) out.readOnly.push(m);
+    else if (!(await exists(abs))) {
+      // Named but not there yet (`.githooks` before its first hook): created now, git would run what is put in it.
+      const missing = await firstMissing(ws, abs);
+      if (missing && (await plainParent(ws, missing))) out.blocked.push(missing);
+    }
   }
   for (const mod of await readdir(path.join(git, 'modules'), { withFileTypes: true }).catch(() => [])) {
     if (mod.isDirectory()) await protectGitDir(ws, path.join(git, 'modules', mod.name), out);
@@ -137,7 +175,7 @@ export async function prepareExecProtection(ws: string, opts: ExecProtectionOpti
       if (!(await present(firstMissing))) break;
       firstMissing = path.join(firstMissing, seg);
     }
-    if (!(await present(firstMissing))) out.blocked.push(firstMissing);
+    if (!(await present(firstMissing)) && (await plainParent(ws, firstMissing))) out.blocked.push(firstMissing);
   }
   const found = await scan(ws);
   for (const git of found.gits) {
@@ -149,11 +187,16 @@ export async function prepareExecProtection(ws: string, opts: ExecProtectionOpti
     const m = await mountable(ws, p);
     if (m) out.readOnly.push(m);
   }
+  // The folders that hold a protected entry below the root are pinned too (bound over themselves): renaming one
+  // (`mv sub sub_old; mkdir -p sub/.git/hooks`) would carry the read-only mounts away and leave the path free.
+  for (const p of [...out.readOnly, ...out.pinned, ...out.blocked]) out.pinned.push(...ancestors(ws, p));
+  out.pinned = [...new Set(out.pinned)];
   // Every blocked path is a mount point bwrap makes (or one a running command made): counted until the last ends.
   out.blocked = [...new Set(out.blocked)];
   const blockedByUs = opts.mountPoints ? [...out.blocked] : [];
   for (const p of blockedByUs) mountPoints.set(p, (mountPoints.get(p) ?? 0) + 1);
-  const gitsBefore = new Set(found.gits);
+  const gitsBefore = new Map<string, string | undefined>();
+  for (const git of found.gits) gitsBefore.set(git, await identity(git));
   const pkgPath = path.join(ws, 'package.json');
   const pkgBefore = await readSmall(pkgPath);
 
@@ -175,7 +218,8 @@ export async function prepareExecProtection(ws: string, opts: ExecProtectionOpti
         if (st?.isDirectory()) await rmdir(p).catch(() => undefined); // only while empty: never anything of the person's
       }
       for (const git of (await scan(ws)).gits) {
-        if (gitsBefore.has(git)) continue;
+        // Not there before, or another folder now (a swap the pins did not stop): cleaned like a new repository.
+        if (gitsBefore.has(git) && gitsBefore.get(git) === (await identity(git))) continue;
         notes.push(...(await cleanNewRepo(ws, git)));
       }
       const pkgAfter = await readSmall(pkgPath);

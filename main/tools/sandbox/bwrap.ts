@@ -13,7 +13,7 @@
  *   sandbox, so no parent environ), a private /tmp;
  * - the person's home, the app's data folder and /run/user (keyring, D-Bus sockets) covered by empty tmpfs;
  * - the workspace bound read-write, cwd fixed to it. Whatever lies inside the workspace is laid over it AFTER the
- *   bind (a data folder kept there, protected paths), whatever contains it before; /dev and /proc come last. A
+ *   bind (protected paths, then a data folder kept there), whatever contains it before; /dev and /proc come last. A
  *   workspace that contains the system (`/`, the home's ancestors, system folders) is refused before it gets here
  *   (workspace-check.ts), so the bind can never re-expose the host's /proc or the hidden folders;
  * - protected paths inside the workspace (protected.ts: git hooks and config, shell rc files, editor tasks…):
@@ -40,6 +40,17 @@ export interface SandboxPlan {
   blocked?: readonly string[];
   /** Inside the workspace: folders bound over themselves (read-write) so they cannot be renamed or replaced. */
   pinned?: readonly string[];
+  /**
+   * The size of each writable tmpfs (/tmp, the hidden home…), bytes: they live in RAM, so without one a command
+   * writing to /tmp fills half the memory, which no per-process limit sees (bwrap ≥ 0.7's `--size`).
+   */
+  tmpfsBytes?: number;
+  /**
+   * Inherited descriptors (O_PATH, opened and checked by the caller: mount-sources.ts) for the pinned and read-only
+   * paths, by path: bwrap then binds what was checked (`--bind-fd`), not whatever a concurrent command swapped in
+   * since (a symlink to the host's /etc, which a path would follow).
+   */
+  sourceFds?: ReadonlyMap<string, number>;
 }
 
 /** The uid/gid a command runs as inside the sandbox when bwrap is started by root. */
@@ -61,6 +72,26 @@ export function isolationArgs(plan: Pick<SandboxPlan, 'network' | 'uid'>): strin
 }
 
 const inside = (root: string, p: string): boolean => root === '/' ? p !== '/' : p.startsWith(`${root}/`);
+
+/** The folders between `ws` (excluded) and `p` (excluded). */
+export function between(ws: string, p: string): string[] {
+  const out: string[] = [];
+  for (let d = p.slice(0, p.lastIndexOf('/')); inside(ws, d); d = d.slice(0, d.lastIndexOf('/'))) out.push(d);
+  return out;
+}
+
+/**
+ * The binds laid over the workspace, in order: pinned folders — with the parents of hidden folders inside it, so a
+ * command cannot rename the data folder's parent away (`mv .config .config_old`) and uncover it for the next
+ * command — then the read-only entries. Each needs a source (see sourceFds).
+ */
+export function workspaceBinds(plan: SandboxPlan): { pinned: string[]; readOnly: string[] } {
+  const ws = plan.workspace;
+  const hiddenInside = plan.hide.filter((d) => d !== ws && inside(ws, d));
+  const pinned = [...new Set([...(plan.pinned ?? []), ...hiddenInside.flatMap((d) => between(ws, d))])].filter((p) => inside(ws, p)).sort(byDepth);
+  const readOnly = [...new Set(plan.readOnly ?? [])].filter((p) => inside(ws, p)).sort(byDepth);
+  return { pinned, readOnly };
+}
 const byDepth = (a: string, b: string): number => a.split('/').length - b.split('/').length || a.localeCompare(b);
 
 /**
@@ -69,6 +100,8 @@ const byDepth = (a: string, b: string): number => a.split('/').length - b.split(
  */
 export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], infoFd?: number, seccompFd?: number): string[] {
   const ws = plan.workspace;
+  const size = plan.tmpfsBytes !== undefined ? ['--size', String(Math.floor(plan.tmpfsBytes))] : [];
+  const tmpfs = (dir: string): string[] => [...size, '--tmpfs', dir];
   const args = [
     ...(infoFd !== undefined ? ['--info-fd', String(infoFd)] : []),
     ...(seccompFd !== undefined ? ['--seccomp', String(seccompFd)] : []),
@@ -79,15 +112,22 @@ export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], infoFd?: n
   // Before the workspace: what contains it (or lies beside it). Shallow ones first, so a deeper hidden folder is
   // not re-exposed by a later mount; /tmp first of all when the workspace lives in it.
   const tmpHoldsWorkspace = inside('/tmp', ws);
-  if (tmpHoldsWorkspace) args.push('--tmpfs', '/tmp');
-  for (const dir of hidden) if (!inside(ws, dir)) args.push('--tmpfs', dir);
+  if (tmpHoldsWorkspace) args.push(...tmpfs('/tmp'));
+  for (const dir of hidden) if (!inside(ws, dir)) args.push(...tmpfs(dir));
   args.push('--bind', ws, ws);
-  // After it: what lies inside it — hidden folders, pinned folders, then the protected entries in them.
-  for (const dir of hidden) if (inside(ws, dir)) args.push('--tmpfs', dir);
-  for (const dir of [...new Set(plan.pinned ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--bind', dir, dir);
-  for (const p of [...new Set(plan.readOnly ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--ro-bind', p, p);
+  // After it: what lies inside it — pinned folders, the protected entries in them, then the hidden folders last of
+  // all: a pinned or read-only bind takes its source from the host, so one laid over a hidden folder's parent
+  // (`~/.config` pinned for `~/.config/git`) would bring the data folder back.
+  const binds = workspaceBinds(plan);
+  const bind = (flag: '--bind' | '--ro-bind', p: string): string[] => {
+    const fd = plan.sourceFds?.get(p);
+    return fd !== undefined ? [`${flag}-fd`, String(fd), p] : [flag, p, p];
+  };
+  for (const dir of binds.pinned) args.push(...bind('--bind', dir));
+  for (const p of binds.readOnly) args.push(...bind('--ro-bind', p));
   for (const p of [...new Set(plan.blocked ?? [])].filter((p) => inside(ws, p)).sort(byDepth)) args.push('--tmpfs', p, '--remount-ro', p);
-  if (!tmpHoldsWorkspace) args.push('--tmpfs', '/tmp');
+  for (const dir of hidden) if (inside(ws, dir)) args.push(...tmpfs(dir));
+  if (!tmpHoldsWorkspace) args.push(...tmpfs('/tmp'));
   args.push('--dev', '/dev', '--proc', '/proc');
   args.push('--chdir', ws, '--setenv', 'TMPDIR', '/tmp', '--', ...argv);
   return args;

@@ -5,15 +5,15 @@
  * approval and the approval card says it is not sandboxed (policy.ts).
  */
 import { execFile } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { bwrapArgs, isolationArgs, SANDBOX_UID_FOR_ROOT, type SandboxPlan } from './bwrap.js';
+import { bwrapArgs, isolationArgs, SANDBOX_UID_FOR_ROOT, workspaceBinds, type SandboxPlan } from './bwrap.js';
 import { encodeFilter, socketFilter } from './seccomp.js';
 import { seatbeltArgs } from './seatbelt.js';
 import { parseProcStatus, statusProblem } from './verify.js';
-import type { SandboxLimits } from './limits.js';
+import { defaultLimits, type SandboxLimits } from './limits.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt' | 'none';
 
@@ -40,6 +40,8 @@ const BWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
 let probed: Promise<SandboxStatus> | undefined;
+/** This bwrap takes `--size` for a tmpfs (0.7 and later): the writable tmpfs mounts get the memory limit as size. */
+let tmpfsSize = false;
 
 /** Detects (once per process) what this machine offers. */
 export function detectSandbox(): Promise<SandboxStatus> {
@@ -57,6 +59,9 @@ export function detectSandbox(): Promise<SandboxStatus> {
       execFile(bin, probe, { timeout: 5000 }, (err, stdout, stderr) => resolve(err ? { error: stderr.trim() || err.message } : { status: stdout }));
     });
     if ('error' in ran) return { kind: 'none', reason: `bubblewrap cannot run here: ${ran.error.split('\n')[0]}` };
+    tmpfsSize = await new Promise<boolean>((resolve) => {
+      execFile(bin, ['--help'], { timeout: 5000 }, (_err, stdout) => resolve(/^\s*--size\b/m.test(String(stdout))));
+    });
     const problem = statusProblem(parseProcStatus(ran.status));
     if (problem) return { kind: 'none', reason: `bubblewrap does not isolate commands here: ${problem}` };
     return socketFilter(process.arch)
@@ -110,22 +115,38 @@ export async function openSocketFilter(kind: SandboxKind): Promise<{ fd: number;
 /** Protected paths inside the workspace (protected/exec-guard.ts). */
 export type ProtectedMounts = Pick<SandboxPlan, 'readOnly' | 'blocked' | 'pinned'>;
 
-/** The argv that runs `argv` inside the sandbox (or `argv` itself with 'none'); `seccompFd` from openSocketFilter. */
-export function sandboxedArgv(
-  kind: SandboxKind,
-  settings: SandboxSettings,
-  workspace: string,
-  argv: readonly string[],
-  seccompFd?: number,
-  protect: ProtectedMounts = {},
-): string[] {
-  const plan: SandboxPlan = {
+const realOrSame = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+/** File descriptor of the first bind source (mount-sources.ts) in the child: after the info and seccomp ones. */
+export const BWRAP_FIRST_SOURCE_FD = 5;
+
+/** What one command's sandbox looks like (bwrap.ts, seatbelt.ts). */
+export function sandboxPlan(settings: SandboxSettings, workspace: string, protect: ProtectedMounts = {}): SandboxPlan {
+  return {
     ...protect,
     workspace,
-    hide: [homedir(), ...settings.hide, ...(existsSync('/run/user') ? ['/run/user'] : [])].filter((d) => d && existsSync(d)),
+    // Real paths: the workspace is one, and the parents of a hidden folder inside it are bound from checked sources.
+    hide: [homedir(), ...settings.hide, ...(existsSync('/run/user') ? ['/run/user'] : [])].filter((d) => d && existsSync(d)).map(realOrSame),
     network: settings.network,
     uid: sandboxUid(),
+    ...(tmpfsSize ? { tmpfsBytes: { ...defaultLimits(), ...settings.limits }.memoryMiB * 1024 * 1024 } : {}),
   };
+}
+
+/** The paths bwrap binds over the workspace for `plan`: their sources are opened first (mount-sources.ts). */
+export function bindSources(plan: SandboxPlan): string[] {
+  const { pinned, readOnly } = workspaceBinds(plan);
+  return [...pinned, ...readOnly];
+}
+
+/** The argv that runs `argv` inside the sandbox (or `argv` itself with 'none'); `seccompFd` from openSocketFilter. */
+export function sandboxedArgv(kind: SandboxKind, plan: SandboxPlan, argv: readonly string[], seccompFd?: number): string[] {
   if (kind === 'bwrap') return [bwrapPath(), ...bwrapArgs(plan, argv, BWRAP_INFO_FD, seccompFd)];
   if (kind === 'seatbelt') return [SANDBOX_EXEC, ...seatbeltArgs(plan, argv)];
   return [...argv];

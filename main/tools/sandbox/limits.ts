@@ -8,8 +8,10 @@
  * - a watchdog in exec (exec.ts), which counts the sandbox's processes through its own /proc and ends the whole
  *   sandbox when they pass the limit — needed where AgentDesk runs as root: the kernel never applies
  *   RLIMIT_NPROC to root's processes, and the sandbox's uid maps back to root.
- * The memory limit is per process (a sandbox-wide total needs a cgroup, which is not available to a desktop app
- * on every system); the process limit bounds how many such processes there can be.
+ * The memory rlimit is per process (a sandbox-wide total needs a cgroup, which is not available to a desktop app
+ * on every system), so the watchdog (watchdog.ts) also ends a sandbox whose processes together hold more than
+ * twice that in private memory; the RAM-backed tmpfs mounts (/tmp, the hidden home) are sized to the per-process
+ * limit (bwrap.ts).
  */
 import os from 'node:os';
 
@@ -42,3 +44,6 @@ export function limitedArgv(shell: string, command: string, limits: SandboxLimit
   const set = shell.endsWith('bash') ? `ulimit -u ${nproc} 2>/dev/null; ulimit -d ${kib} 2>/dev/null` : `ulimit -d ${kib} 2>/dev/null`;
   return [shell, '-c', `${set}; exec "$0" -c "$1"`, shell, command];
 }
+
+/** What one sandbox's processes may hold together (the watchdog's memory limit): twice the per-process limit. */
+export const totalMemoryMiB = (limits: SandboxLimits): number => 2 * Math.max(1, Math.floor(limits.memoryMiB));
