@@ -10,6 +10,7 @@ import { runPluginsCommand } from './cli/plugins-command.js';
 import { parseCheckpointsArgs, runCheckpointsCommand } from './cli/checkpoints-command.js';
 import { runMcpCommand } from './cli/mcp-command.js';
 import { parseUsageArgs, runUsageCommand } from './cli/usage-command.js';
+import { readSecret } from './cli/read-secret.js';
 import { parseMcpArgs } from './cli/mcp-args.js';
 import { EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, HELP, UsageError } from './cli/usage-error.js';
 import { describeFsError } from './cli/home-check.js';
@@ -20,12 +21,21 @@ import { setCheckpointWorkerScript } from './checkpoints/prefetch.js';
 // X2: the checkpoint worker is its own bundle entry, beside this one (out/main/checkpoint-worker.js).
 setCheckpointWorkerScript(new URL('./checkpoint-worker.js', import.meta.url));
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('Paste the API key, then press Enter and Ctrl-D: ');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+/** `auth add`'s key: piped, or typed/pasted at a terminal without echo (read-secret.ts). */
+const readKey = (): Promise<string> =>
+  readSecret(process.stdin, (s) => void process.stderr.write(s), 'Paste the API key (it is not shown), then press Enter: ').catch((err: Error) => {
+    if (err.name === 'CancelledError') throw new UsageError('cancelled: no key stored');
+    throw err;
+  });
+
+/** `mcp add`'s secret values, one per line: piped, or typed at a terminal without echo. */
+const readSecretLines = (): Promise<string> =>
+  readSecret(process.stdin, (s) => void process.stderr.write(s), 'Paste the secret values, one per line (they are not shown), then press Ctrl-D: ', true).catch(
+    (err: Error) => {
+      if (err.name === 'CancelledError') throw new UsageError('cancelled: nothing stored');
+      throw err;
+    },
+  );
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -41,12 +51,12 @@ async function main(argv: string[]): Promise<number> {
       return EXIT_OK;
     }
     if (command === 'agent') return await runAgentCommand(parseAgentArgs(rest), io);
-    if (command === 'auth') return await runAuthCommand(parseAuthArgs(rest), { ...io, readStdin });
+    if (command === 'auth') return await runAuthCommand(parseAuthArgs(rest), { ...io, readStdin: readKey });
     if (command === 'subagents') return await runSubagentsCommand(parseSubagentsArgs(rest), io);
     if (command === 'plugins') return await runPluginsCommand(parsePluginsArgs(rest), io);
     if (command === 'checkpoints') return await runCheckpointsCommand(parseCheckpointsArgs(rest), io);
     if (command === 'usage') return await runUsageCommand(parseUsageArgs(rest), io);
-    if (command === 'mcp') return await runMcpCommand(parseMcpArgs(rest), { ...io, readStdin });
+    if (command === 'mcp') return await runMcpCommand(parseMcpArgs(rest), { ...io, readStdin: readSecretLines });
     if (command === '--version' || command === '-v') {
       io.out(`${pkg.version}\n`);
       return EXIT_OK;

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { AgentEvent, ApprovalData, AttachmentRef, BudgetData, RetryData, RunResult } from '../../preload/contract.js';
 import { createCliApprover, terminalPromptIo, type PromptIo } from './approve.js';
+import { escapeForTerminal } from './terminal-text.js';
 import { createAppGateway, type AppGateway } from '../gateway/create.js';
 import type { GatewayError } from '../gateway/types.js';
 import { loadConfig } from '../engine/config/load.js';
@@ -77,7 +78,7 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
 
   const printer = args.json ? jsonPrinter(io) : textPrinter(io, args.verbose);
   // X1: a server that cannot start, a tool budget warning — one stderr line each (also with --json).
-  const stopNotices = gateway.mcp.onNotice((n) => io.err(`agentdesk: ${n.message}\n`));
+  const stopNotices = gateway.mcp.onNotice((n) => io.err(`agentdesk: ${escapeForTerminal(n.message)}\n`));
   const approver = createCliApprover(
     approvalMode ?? config.agent.approvals.mode,
     io.prompt ?? terminalPromptIo(io.err),
@@ -164,27 +165,30 @@ function textPrinter(io: Io, verbose = false): Printer {
   let lastTurn = -1;
   let atLineStart = true;
   const printedTurns = new Set<number>();
+  // X5: what the model or a tool wrote reaches the terminal with control characters escaped — an ESC sequence in
+  // a reply could otherwise conceal or recolour the approval prompt printed after it (--json keeps the exact text).
   const write = (s: string) => {
     if (!s) return;
-    io.out(s);
+    io.out(escapeForTerminal(s));
     atLineStart = s.endsWith('\n');
   };
+  const err = (s: string) => io.err(`${escapeForTerminal(s)}\n`);
   return {
     event(e) {
       const d = e.data as Record<string, unknown>;
       if (e.stream === 'lifecycle' && d.phase === 'start') {
         if (d.command) return; // a command the gateway answered: its notice is the result
-        io.err(`agentdesk: ${String(d.provider)}/${String(d.model)}${d.demo ? ' (offline demo model)' : ''}\n`);
-        if (typeof d.warning === 'string') io.err(`agentdesk: warning: ${d.warning}\n`);
+        err(`agentdesk: ${String(d.provider)}/${String(d.model)}${d.demo ? ' (offline demo model)' : ''}`);
+        if (typeof d.warning === 'string') err(`agentdesk: warning: ${d.warning}`);
       } else if (e.stream === 'budget' && (e.data as BudgetData).level === 'warning') {
         // X4: 80 % of a budget (the stop itself is the run's error line).
-        io.err(`agentdesk: warning: ${(e.data as BudgetData).message}\n`);
+        err(`agentdesk: warning: ${(e.data as BudgetData).message}`);
       } else if (e.stream === 'retry') {
         const r = e.data as RetryData;
         if (!atLineStart) write('\n');
         // Printed text cannot be taken back: say that the cut-off part above does not count.
         if (r.discardTurn !== undefined && printedTurns.has(r.discardTurn)) io.err('agentdesk: (the partial reply above was cut off; it is discarded)\n');
-        io.err(`agentdesk: ${retryNote(r)}\n`);
+        err(`agentdesk: ${retryNote(r)}`);
       } else if (!verbose && e.stream === 'assistant' && (typeof d.block === 'string' || d.interim)) {
         // E15: the reply is printed block by block as blocks complete (and interim send_message posts at once);
         // raw deltas are not printed, so nothing the engine holds back or suppresses (NO_REPLY) reaches stdout.
@@ -195,14 +199,14 @@ function textPrinter(io: Io, verbose = false): Printer {
         write(d.interim ? String(d.delta) : String(d.block));
       } else if (e.stream === 'tool' && d.phase === 'start') {
         if (!atLineStart) write('\n');
-        io.err(`→ ${String(d.name)} ${JSON.stringify(d.args)}\n`);
+        err(`→ ${String(d.name)} ${JSON.stringify(d.args)}`);
       } else if (e.stream === 'compaction') {
         if (!atLineStart) write('\n');
         if (d.phase === 'start') io.err('agentdesk: compacting the conversation (the model summarises older turns)…\n');
-        else if (d.error) io.err(`agentdesk: compaction failed: ${String(d.error)}\n`);
+        else if (d.error) err(`agentdesk: compaction failed: ${String(d.error)}`);
         else io.err(`agentdesk: compacted the conversation: about ${String(d.tokensBefore)} → ${String(d.tokensAfter)} tokens\n`);
       } else if (e.stream === 'tool' && d.phase === 'end') {
-        io.err(`${d.isError ? '✗' : '✓'} ${String(d.name)} (${String(d.durationMs)} ms)${d.isError ? `: ${visibleLine(String(d.result).split('\n')[0]!)}` : ''}\n`);
+        err(`${d.isError ? '✗' : '✓'} ${String(d.name)} (${String(d.durationMs)} ms)${d.isError ? `: ${visibleLine(String(d.result).split('\n')[0]!)}` : ''}`);
       } else if (e.stream === 'queue' && d.phase === 'waiting') {
         const what = d.lane === 'session' ? 'another run on this session to finish' : 'a free run slot';
         io.err(`agentdesk: waiting for ${what} (${Math.round(Number(d.waitedMs) / 1000)} s so far)\n`);
@@ -210,8 +214,8 @@ function textPrinter(io: Io, verbose = false): Printer {
     },
     result(r) {
       if (!atLineStart) write('\n');
-      if (r.meta.command && r.status !== 'ok') io.err(`agentdesk: ${r.meta.error ?? 'the command failed'}\n`);
-      else if (r.status !== 'ok') io.err(`agentdesk: run ${r.status}: ${r.meta.error ?? 'unknown error'}\n`);
+      if (r.meta.command && r.status !== 'ok') err(`agentdesk: ${r.meta.error ?? 'the command failed'}`);
+      else if (r.status !== 'ok') err(`agentdesk: run ${r.status}: ${r.meta.error ?? 'unknown error'}`);
       else if (lastTurn === -1) for (const p of r.payloads) write(`${p.text}\n${verbose ? '\n' : ''}`);
     },
   };

@@ -51,7 +51,7 @@ export function describeRequest(r: Request): string {
     return escapeForTerminal(`${r.mcp.tool} on MCP server "${r.mcp.server}"${hints.length ? ` (the server says: ${hints.join(', ')})` : ''}: ${JSON.stringify(r.args)}`);
   }
   const warn = hasUnsafeControls(what) ? ' [it contains control characters, shown escaped]' : '';
-  return `${r.tool}: ${escapeForTerminal(what)}${where}${warn}`;
+  return `${escapeForTerminal(r.tool)}: ${escapeForTerminal(what)}${where}${warn}`;
 }
 
 /** The lines naming each protected path and why it is dangerous. */

@@ -5,8 +5,12 @@
  * Every such character is shown as a visible escape instead (`\x1b`, `\r`, `\u202e`); new lines and tabs stay.
  */
 
-/** C0 controls but \t and \n, DEL, C1 controls, and the Unicode format characters that reorder or hide text. */
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+/**
+ * C0 controls but \t and \n, DEL, C1 controls, and the Unicode format characters that reorder or hide text (soft
+ * hyphen, bidi marks and overrides, zero-width and invisible operators, the invisible "tag" letters U+E0000–E007F
+ * that smuggle ASCII past a reader).
+ */
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
 
 const NAMED: Record<string, string> = { '\r': '\\r', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\0': '\\0' };
 
@@ -15,9 +19,10 @@ export function escapeForTerminal(text: string): string {
     const named = NAMED[c];
     if (named) return named;
     const code = c.codePointAt(0)!;
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+    return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
   });
 }
 
 /** True when escaping changed something (the prompt then says so). */
-export const hasUnsafeControls = (text: string): boolean => new RegExp(UNSAFE.source).test(text);
+export const hasUnsafeControls = (text: string): boolean => new RegExp(UNSAFE.source, 'u').test(text);

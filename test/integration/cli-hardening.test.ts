@@ -144,3 +144,29 @@ describe.runIf(sandboxed)('the data folder inside the workspace', () => {
   }, 90_000);
 });
 
+
+describe('the plain-text output on a terminal', () => {
+  it('control characters from the model and from tool output reach stdout and stderr escaped (--json keeps them exact)', async () => {
+    const home = await tempDir('hard-esc-home');
+    await writeConfig(home, config());
+    const ws = await tempDir('hard-esc-ws');
+    // Concealed text (SGR 8, here through the 8-bit CSI) left on would hide the approval prompt printed after it; a
+    // carriage return overwrites a line, a bidi override reorders it; a failing tool's message carries them too.
+    const turns: FakeTurn[] = [
+      { text: 'Working\u009b8m', toolCalls: [{ name: 'read', arguments: { path: 'x\x1b[2J\x1b[8m.txt' } }] },
+      { text: 'Done.\r\u202eok' },
+    ];
+    fake.enqueue(...turns);
+    const r = await runCli(['agent', '--home', home, '--workspace', ws, '--message', 'go', '--approve', 'auto'], { env: cleanEnv(KEY), timeoutMs: 60_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/[\x1b\x9b\r\u202e]/);
+    expect(r.stderr).not.toMatch(/[\x1b\x9b\r\u202e]/);
+    expect(r.stdout).toContain('Working\\x9b8m');
+    expect(r.stdout).toContain('Done.\\r\\u202eok');
+    expect(r.stderr).toMatch(/✗ read \(\d+ ms\): .*x\\x1b\[2J\\x1b\[8m\.txt/);
+    expect(r.stderr).toMatch(/→ read \{"path":"x\\u001b\[2J/); // (JSON's own escape)
+    fake.enqueue(...turns);
+    const json = await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--message', 'go', '--approve', 'auto'], { env: cleanEnv(KEY), timeoutMs: 60_000 });
+    expect((json.lines.at(-1) as { payloads: { text: string }[] }).payloads.map((p) => p.text).join('')).toContain('Done.\r\u202eok');
+  }, 60_000);
+});

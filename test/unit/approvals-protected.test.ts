@@ -229,6 +229,10 @@ describe('escapeForTerminal', () => {
     ['isolate \u2066x\u2069', 'isolate \\u2066x\\u2069'],
     ['zero\u200bwidth', 'zero\\u200bwidth'],
     ['bom \ufeff', 'bom \\ufeff'],
+    ['soft\xadhyphen', 'soft\\xadhyphen'],
+    ['line\u2028separator', 'line\\u2028separator'],
+    ['tags \u{e0063}\u{e0075}\u{e0072}\u{e006c}', 'tags \\u{e0063}\\u{e0075}\\u{e0072}\\u{e006c}'],
+    ['emoji 👍 stays', 'emoji 👍 stays'],
     ['unicode é ü 中文 stays', 'unicode é ü 中文 stays'],
   ])('%j', (input, out) => {
     expect(escapeForTerminal(input)).toBe(out);
