@@ -88,6 +88,14 @@ describe('allowCommands refuses escape arguments', () => {
     [['sed'], "sed 's/x/id/e' a.txt", 'ask'],
     [['make'], 'make test', 'allow'],
     [['make'], 'make -f /tmp/x', 'ask'],
+    [['git'], 'git -C . config core.fsmonitor x', 'ask'], // the subcommand past -C's value
+    [['git'], 'git -C sub status', 'allow'],
+    [['git'], 'git --git-dir=planted status', 'ask'], // a config the protected paths do not cover
+    [['git'], 'git grep -O"sh -c evil" x', 'ask'],
+    [['git'], 'git grep --open-files-in-pager=evil x', 'ask'],
+    [['rg'], 'rg --pre ./evil x', 'ask'],
+    [['rg'], 'rg -n TODO', 'allow'],
+    [['sort'], 'sort --compress-program=./evil -S 1 big.txt', 'ask'],
   ] as const)('%j: %s → %s', (allow, command, expected) => {
     expect(verdict({ allowCommands: allow }, command)).toBe(expected);
   });

@@ -148,8 +148,13 @@ export function escapeArgument(words: readonly string[]): string | undefined {
   const sub = args.find((a) => !a.startsWith('-'));
   switch (prog) {
     case 'git': {
-      const opt = has('-c', '--config-env', '--exec-path', '--upload-pack', '--receive-pack', '--exec', '-x', '--ext-diff', '--extcmd', '--tool', '-t');
+      const opt = has(
+        '-c', '--config-env', '--exec-path', '--git-dir', '--upload-pack', '--receive-pack', '--exec', '-x', '--ext-diff', '--extcmd', '--tool', '-t',
+        '-O', '--open-files-in-pager',
+      );
       if (opt) return `git ${opt.split('=')[0]} can make git run another program`;
+      if (args.some((a) => /^-O./.test(a))) return 'git grep -O can make git run another program';
+      const sub = gitSubcommand(args);
       if (sub && ['config', 'filter-branch', 'bisect', 'submodule', 'difftool', 'mergetool', 'daemon', 'instaweb', 'send-email', 'credential', 'hook', 'alias'].includes(sub)) {
         return `git ${sub} can change git's settings or run other programs`;
       }
@@ -188,9 +193,26 @@ export function escapeArgument(words: readonly string[]): string | undefined {
     }
     case 'zip':
       return has('-TT', '--unzip-command') ? 'zip -TT runs another program' : undefined;
+    case 'rg':
+      return has('--pre') ? 'rg --pre runs another program on every file' : undefined;
+    case 'sort':
+      return has('--compress-program') ? 'sort --compress-program runs another program' : undefined;
     case 'make':
       return has('-f', '--file', '--makefile', '-C', '--directory', '--eval') ? 'make with another makefile or --eval runs other commands' : undefined;
     default:
       return undefined;
   }
+}
+
+/** git's own options that take the next word as their value (`git -C dir config …`: the subcommand is `config`). */
+const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path', '--list-cmds', '--attr-source']);
+
+/** The git subcommand: the first word past git's own options and their values. */
+function gitSubcommand(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('-')) return a;
+    if (GIT_VALUED.has(a)) i++;
+  }
+  return undefined;
 }
