@@ -3,12 +3,36 @@ import { DiffView } from '../components/DiffView.js';
 import { respondToApproval, useApprovals, type ApprovalRequest } from './approval-store.js';
 import './approval-card.css';
 import { McpApprovalInfo } from '../mcp/McpApprovalInfo.js';
+import { escapeForTerminal, hasUnsafeControls } from '../../../preload/visible-text.js';
+
+/** X5: control and invisible characters (a carriage return, a bidi override) shown as escapes, and said so. */
+function Hidden({ text }: { text: string }) {
+  if (!hasUnsafeControls(text)) return null;
+  return (
+    <p className="approval-controls" role="alert" data-testid="approval-controls">
+      It contains control or invisible characters, shown as escapes (\r, \x1b, \u202e…): what it does may differ from how it
+      would look.
+    </p>
+  );
+}
 
 function What({ req }: { req: ApprovalRequest }) {
   if (req.tool === 'exec' && typeof req.args.command === 'string') {
-    return <pre className="approval-pre approval-command" data-testid="approval-command">{`$ ${req.args.command}`}</pre>;
+    return (
+      <>
+        <pre className="approval-pre approval-command" data-testid="approval-command">{`$ ${escapeForTerminal(req.args.command)}`}</pre>
+        <Hidden text={req.args.command} />
+      </>
+    );
   }
-  if (req.diff) return <DiffView diff={req.diff} className="approval-pre approval-diff" testId="approval-diff" />;
+  if (req.diff) {
+    return (
+      <>
+        <DiffView diff={escapeForTerminal(req.diff)} className="approval-pre approval-diff" testId="approval-diff" />
+        <Hidden text={req.diff} />
+      </>
+    );
+  }
   return <pre className="approval-pre">{JSON.stringify(req.args, null, 2)}</pre>;
 }
 
@@ -68,7 +92,7 @@ export function ApprovalCard({ toolCallId }: { toolCallId: string }) {
           <ul>
             {risks.map((r) => (
               <li key={r.path}>
-                <code>{r.path}</code>: {r.why}
+                <code>{escapeForTerminal(r.path)}</code>: {r.why}
               </li>
             ))}
           </ul>

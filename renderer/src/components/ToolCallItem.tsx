@@ -4,6 +4,7 @@ import { DiffView } from './DiffView.js';
 import { formatDuration, toolSummary } from '../lib/format.js';
 import type { ToolCallView } from '../store/types.js';
 import { ApprovalCard } from '../approvals/ApprovalCard.js';
+import { escapeForTerminal } from '../../../preload/visible-text.js';
 
 const STATUS_LABEL = { running: 'running', ok: 'done', error: 'failed' } as const;
 const MAX_SHOWN = 20_000;
@@ -27,7 +28,8 @@ export const ToolCallItem = memo(function ToolCallItem({ tool }: { tool: ToolCal
         <summary>
           <span className="tool-dot" aria-hidden="true" />
           <span className="tool-name">{tool.name}</span>
-          <span className="tool-args muted">{toolSummary(tool.name, tool.args)}</span>
+          {/* X5: a bidi override or a carriage return in the arguments shown as an escape, never obeyed */}
+          <span className="tool-args muted">{escapeForTerminal(toolSummary(tool.name, tool.args))}</span>
           <span className="tool-meta">
             <span className="tool-status">{STATUS_LABEL[tool.status]}</span>
             {tool.durationMs !== undefined && <span className="muted">{formatDuration(tool.durationMs)}</span>}
