@@ -29,7 +29,7 @@ port.on('message', (job: WorkerJob) => {
     try {
       const dir = job.input.dir;
       let treeFiles = trees.get(dir);
-      if (!treeFiles) trees.set(dir, (treeFiles = new TreeFiles(path.join(dir, 'trees'))));
+      if (!treeFiles) trees.set(dir, (treeFiles = new TreeFiles(path.join(dir, 'trees'), 4)));
       // A fresh index (none loaded): contents are deduplicated within this capture only, as in a new CLI process.
       const prepared = await prepareCapture(job.input, { treeFiles, index: new ObjectIndex(path.join(dir, 'packs')), now: Date.now });
       if (prepared.tree) treeFiles.keep(prepared.treeId, prepared.tree, prepared.treeBase);

@@ -87,14 +87,18 @@ export const gzipTree = (text: string): Buffer => gzipSync(text, { level: 1 });
 export class TreeFiles {
   private readonly cache = new Map<string, Entry>();
 
-  constructor(private readonly dir: string) {}
+  /** `cached`: trees kept in memory (the checkpoint worker needs only the last tree and its base). */
+  constructor(
+    private readonly dir: string,
+    private readonly cached = 12,
+  ) {}
 
   private file(id: string) {
     return path.join(this.dir, `${id}.json.gz`);
   }
 
   private remember(id: string, v: Entry) {
-    if (this.cache.size > 12) this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size >= this.cached) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(id, v);
   }
 
