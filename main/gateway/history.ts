@@ -1,7 +1,7 @@
 /** Turns transcript messages into displayable history entries (think tags moved to the thinking text). */
 import type { HistoryEntry } from '../../preload/contract.js';
 import type { Message } from '../engine/messages.js';
-import { createThinkTagFilter } from '../engine/stream/think-tags.js';
+import { stripThinkTags } from '../engine/stream/think-tags.js';
 import type { CompactionMark } from '../sessions/transcript.js';
 import { classifyError } from '../engine/classify.js';
 import { toAttachmentDto } from './methods/attachments.js';
@@ -19,13 +19,6 @@ export function storedErrorLine(api: string, stopReason: string, raw: string | u
   const c = classifyError(raw, Date.now(), name);
   // the SDK error's text carries the body's type, e.g. "(authentication_error)", which the live line leaves out
   return c.reason === 'unknown' ? raw : c.message.replace(/ \([a-z_]+_error\)$/, '');
-}
-
-function splitTags(text: string): { text: string; thinking: string } {
-  const filter = createThinkTagFilter();
-  const a = filter.push(text);
-  const b = filter.flush();
-  return { text: a.text + b.text, thinking: a.thinking + b.thinking };
 }
 
 /** Every message of the transcript, with a `compaction` divider where each compaction record stands. */
@@ -57,7 +50,7 @@ function toEntry(m: Message): HistoryEntry {
     else if (block.type === 'thinking') thinking += block.thinking;
     else toolCalls.push({ id: block.id, name: block.name, arguments: block.arguments });
   }
-  const split = splitTags(text);
+  const split = stripThinkTags(text);
   return {
     role: 'assistant',
     text: split.text,
