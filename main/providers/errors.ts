@@ -11,13 +11,8 @@ export class IdleTimeoutError extends Error {
   }
 }
 
-/** The caller's AbortSignal fired. `cause` is the signal's reason. */
-export class AbortError extends Error {
-  override readonly name = 'AbortError';
-  constructor(message = 'The request was aborted', options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
+/** The caller's AbortSignal fired: the engine's one AbortError (`cause` is the signal's reason). */
+export { AbortError } from '../engine/abort.js';
 
 /** The HTTP body ended cleanly but without the protocol's terminal event (a silent truncation otherwise). */
 export class StreamTruncatedError extends Error {

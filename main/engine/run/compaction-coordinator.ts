@@ -13,8 +13,6 @@
 
 import { abortError } from '../abort.js';
 
-const compactionAbortError = (message = 'Unsubscribed during compaction'): Error => abortError(message);
-
 export class CompactionCoordinator {
   #pending = 0;
   #inFlight = 0;
@@ -54,7 +52,7 @@ export class CompactionCoordinator {
 
   /** Runs one compaction; `signal` fires when the parent aborts or the coordinator is unsubscribed. */
   async run<T>(parent: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (this.#unsubscribed) throw compactionAbortError();
+    if (this.#unsubscribed) throw abortError('Unsubscribed during compaction');
     const controller = new AbortController();
     const onAbort = () => controller.abort(parent.reason);
     if (parent.aborted) onAbort();
@@ -90,11 +88,11 @@ export class CompactionCoordinator {
   }
 
   wait(): Promise<void> {
-    if (this.#unsubscribed) return Promise.reject(compactionAbortError('Unsubscribed during compaction wait'));
+    if (this.#unsubscribed) return Promise.reject(abortError('Unsubscribed during compaction wait'));
     if (this.isCompacting) return this.#ensurePromise();
     return new Promise<void>((resolve, reject) => {
       queueMicrotask(() => {
-        if (this.#unsubscribed) reject(compactionAbortError('Unsubscribed during compaction wait'));
+        if (this.#unsubscribed) reject(abortError('Unsubscribed during compaction wait'));
         else if (this.isCompacting) this.#ensurePromise().then(resolve, reject);
         else resolve();
       });
@@ -104,7 +102,7 @@ export class CompactionCoordinator {
   unsubscribe(): void {
     if (this.#unsubscribed) return;
     this.#unsubscribed = true;
-    const err = compactionAbortError();
+    const err = abortError('Unsubscribed during compaction');
     this.#reject?.(err);
     this.#promise = undefined;
     this.#resolve = this.#reject = undefined;

@@ -23,7 +23,7 @@ import type { AssistantMessage, Attachment } from '../messages.js';
 import { emptyUsage } from '../messages.js';
 import { createRunEmitter, type RunEmitter } from '../stream/run-emitter.js';
 import { SteerInbox } from '../attempt/steer.js';
-import { abortError } from '../abort.js';
+import { AbortError, abortError } from '../abort.js';
 
 export const COLLECT_DEBOUNCE_MS = 500;
 export const COLLECT_CAP = 20;
@@ -58,8 +58,7 @@ export interface DispatcherDeps {
   collectCap?: number;
 }
 
-export class InterruptedError extends Error {
-  override name = 'AbortError';
+export class InterruptedError extends AbortError {
   constructor() {
     super('The run was interrupted by a newer message.');
   }
