@@ -53,7 +53,7 @@ import { createSettingsMethods } from './methods/settings.js';
 import { createAuthKeyMethods } from './methods/auth-keys.js';
 import { openSettings, type SettingsStore } from '../settings/store.js';
 import { applySettings } from '../settings/effective.js';
-import { fetchEndpointModels } from '../providers/list-models.js';
+import { fetchEndpointModels, listEndpointModels } from '../providers/list-models.js';
 import { createRunExecution } from './run-execution.js';
 import { agentMethods, toAccepted } from './methods/agent.js';
 import { McpManager } from '../mcp/manager.js';
@@ -327,7 +327,8 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     ...(opts.pickFolder ? { pickFolder: opts.pickFolder } : {}),
     encryptedFallbackSupported: opts.openFallbackSecrets !== undefined,
     dataFolders,
-    fetchModels: (api, baseUrl, provider) => fetchEndpointModels(config, api, baseUrl, provider, firstKey),
+    // a key typed into the form goes with its own request; a stored key only to its saved base URL (fetchEndpointModels)
+    fetchModels: async (api, baseUrl, provider, apiKey) => (apiKey ? listEndpointModels(api, baseUrl, apiKey) : fetchEndpointModels(config, api, baseUrl, provider, firstKey)),
   });
   const authKeyMethods = createAuthKeyMethods({
     settings,

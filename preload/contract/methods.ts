@@ -37,7 +37,9 @@ export interface Methods {
   'sessions.export': [{ sessionKey: string; format: 'markdown' | 'json' }, SessionExport];
   'auth.profiles': [Record<string, never>, KeyProfileView[]];
   'auth.add': [{ provider: string; label: string; key: string; storage?: 'keychain' | 'encrypted' }, KeyProfileView];
-  'auth.remove': [{ id: string }, { removed: boolean }];
+  /** Removes a key profile; it can be put back with `auth.restore` until `undoUntil`. */
+  'auth.remove': [{ id: string }, { removed: boolean; undoUntil?: number }];
+  'auth.restore': [{ id: string }, KeyProfileView];
   'auth.reorder': [{ provider: string; ids: string[] }, KeyProfileView[]];
   'auth.test': [{ id: string }, AuthTestResult];
   'settings.get': [Record<string, never>, SettingsView];
@@ -45,7 +47,7 @@ export interface Methods {
   /** Browser mode: a typed path; the desktop app: `dialog: true` opens the native folder picker. */
   'settings.setWorkspace': [{ path?: string; dialog?: boolean }, SettingsView];
   /** The model list an endpoint offers (GET {baseUrl}/models), for the Settings form. */
-  'providers.fetchModels': [{ api: EndpointDto['api']; baseUrl: string; provider?: string }, { ids: string[] }];
+  'providers.fetchModels': [{ api: EndpointDto['api']; baseUrl: string; provider?: string; apiKey?: string }, { ids: string[] }];
   'models.list': [Record<string, never>, ModelInfo[]];
   'app.info': [Record<string, never>, AppInfo];
   /** E6: every auth profile with its state (ok / cooling until / disabled / missing); never a key. */

@@ -22,6 +22,8 @@ export interface AppInfo {
   workspace: string;
   home: string;
   defaultModel: string;
+  /** The thinking level a chat uses when it has not chosen one (Settings' default, else config.json's). */
+  defaultThinking?: ThinkingLevel;
   version: string;
 }
 

@@ -10,6 +10,7 @@ import { Toasts } from './components/frame/UndoToast.js';
 import { NARROW_QUERY, useNarrow } from './lib/media.js';
 import { closeDrawer, newChat, showView, toggleSidebar, useSessions } from './store/sessions-store.js';
 import { setWorkspace } from './store/settings-store.js';
+import { useChat } from './store/chat-store.js';
 import './components/frame/frame.css';
 
 /**
@@ -51,7 +52,33 @@ function useFrameCommands(): void {
   }, []);
 }
 
+/**
+ * A link whose token this server refuses, before anything was shown: one message, not an empty app with errors
+ * stacked on it (a tab that WAS connected keeps its app and its draft; the composer says the link went stale).
+ */
+function LinkProblem() {
+  return (
+    <div className="fatal" role="alert" data-testid="link-problem">
+      <h1>This link does not open AgentDesk</h1>
+      <p>
+        The server at <code>{window.location.host}</code> is running but does not accept this link's access token: it was started again since
+        the link was printed, or the link was copied incompletely.
+      </p>
+      <p>
+        Open the link that <code>npm run web</code> printed last in its terminal. To keep one link across restarts, start it with{' '}
+        <code>AGENTDESK_WEB_TOKEN</code> set to 64 hex digits.
+      </p>
+    </div>
+  );
+}
+
 export function App() {
+  const badLink = useChat((s) => s.connection === 'unauthorized' && !s.everOpened);
+  if (badLink) return <LinkProblem />;
+  return <Frame />;
+}
+
+function Frame() {
   useFrameCommands();
   const view = useSessions((s) => s.view);
   const narrow = useNarrow();

@@ -261,7 +261,7 @@ describe('chat view in Chromium', () => {
     await send(page, 'And then this');
     const chip = page.getByTestId('queue-chip');
     await chip.waitFor();
-    expect(await chip.textContent()).toContain('followup');
+    expect(await chip.textContent()).toContain('after this reply');
     expect(await chip.textContent()).toContain('And then this');
     expect(await page.getByText('Starting…').count()).toBe(0); // a queued message does not claim to be starting
     await shot(page, 'queued');

@@ -96,11 +96,19 @@ export interface WebServer {
  * Starts out/main/web.js on `port` (0 = any) with `env`; AGENTDESK_WEB_TOKEN in `env` fixes the token, so a restart
  * keeps the page's link valid.
  */
-export async function startWebServer(home: string, workspace: string, env: NodeJS.ProcessEnv, port = 0): Promise<WebServer> {
+export async function startWebServer(
+  home: string,
+  workspace: string | null,
+  env: NodeJS.ProcessEnv,
+  port: number | null = 0,
+  cwd: string = workspace ?? ROOT,
+): Promise<WebServer> {
   const { spawn } = await import('node:child_process');
   const { createInterface } = await import('node:readline');
-  const child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--home', home, '--workspace', workspace, '--port', String(port)], {
-    cwd: workspace,
+  // null: the flag is left out (the server's own default: the remembered port, ~/AgentDesk)
+  const args = ['--home', home, ...(workspace === null ? [] : ['--workspace', workspace]), ...(port === null ? [] : ['--port', String(port)])];
+  const child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), ...args], {
+    cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -126,7 +134,7 @@ export async function startWebServer(home: string, workspace: string, env: NodeJ
     output: () => ({ stdout, stderr }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -121,10 +121,13 @@ describe('web UI over the loopback WebSocket (real gateway, demo model)', () => 
   it('a page opened with a bad token gets no data; its policy blocks inline scripts', async () => {
     const { page } = await newPage();
     await page.goto(url.replace(token, 'f'.repeat(64)));
-    // the server is up but refuses this token: the page says the link is stale and where the new one is
-    await page.getByRole('status', { name: 'Connection: Link expired' }).waitFor();
-    expect(await page.getByTestId('offline').textContent()).toContain('new access token');
-    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    // the server is up but refuses this token: ONE message says the link does not work and where the new one is
+    // (issue 18 item 11: not the empty app with two stacked errors)
+    const problem = page.getByTestId('link-problem');
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain('does not accept this link');
+    expect(await page.getByRole('alert').count()).toBe(1);
+    expect(await page.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
     expect(await page.locator('select[aria-label="Model"] option').count()).toBe(0);
     expect(await page.getByTestId('assistant-message').count()).toBe(0);
     const inlineRan = await page.evaluate(() => {

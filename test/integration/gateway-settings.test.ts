@@ -70,9 +70,15 @@ describe('key profiles', () => {
     await gw.request('agent.wait', { runId });
     expect(sentKey()).toBe('sk-ant-second-key-0000002');
     await expect(gw.request('auth.reorder', { provider: 'fake', ids: ['fake:b'] })).rejects.toThrow(/exactly once/);
-    expect(await gw.request('auth.remove', { id: 'fake:b' })).toEqual({ removed: true });
+    expect(await gw.request('auth.remove', { id: 'fake:b' })).toEqual({ removed: true, undoUntil: expect.any(Number) });
     expect(store!.map.has('fake:b')).toBe(false);
     expect((await gw.request('auth.profiles', {})).map((p) => p.id)).toEqual(['fake:a']);
+    // issue 18 item 13: put back within the undo window, at its place in the order, with its key
+    const back = await gw.request('auth.restore', { id: 'fake:b' });
+    expect(back).toMatchObject({ id: 'fake:b', masked: 'sk-ant…0002' });
+    expect(store!.map.get('fake:b')).toBe('sk-ant-second-key-0000002');
+    expect(gw.config.authProfiles.map((p) => p.id)).toEqual(['fake:b', 'fake:a']);
+    await expect(gw.request('auth.restore', { id: 'fake:b' })).rejects.toThrow(/can no longer be put back/);
   });
 
   it('test key: a minimal real request, classified', async () => {

@@ -39,7 +39,7 @@ export function appMethods({ config, auth, env, home, version, workspace }: AppM
     },
     async 'app.info'(raw: unknown) {
       parseParams('app.info', raw);
-      return { workspace: workspace(), home, defaultModel: defaultModelRef(config, env), version };
+      return { workspace: workspace(), home, defaultModel: defaultModelRef(config, env), defaultThinking: config.agent.thinking, version };
     },
   };
 }

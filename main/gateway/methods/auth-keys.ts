@@ -34,6 +34,7 @@ const schemas = {
     })
     .strict(),
   'auth.remove': z.object({ id: profileId }).strict(),
+  'auth.restore': z.object({ id: profileId }).strict(),
   'auth.reorder': z.object({ provider: z.string().min(1), ids: z.array(profileId).max(100) }).strict(),
   'auth.test': z.object({ id: profileId }).strict(),
   'auth.profiles': z.object({}).strict(),
@@ -53,9 +54,20 @@ export interface AuthKeyDeps {
   now: () => number;
   /** X4: a key test is a model call too: its tokens go to the cost ledger. */
   onTestUsage?: (call: { model: ModelDef; profileId: string; usage: Usage }) => void;
+  /** How long a removed key can be put back (default 30 s; issue 18 item 13). */
+  undoWindowMs?: number;
+  timers?: { setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void };
 }
 
+export const KEY_UNDO_WINDOW_MS = 30_000;
+
 export function createAuthKeyMethods(deps: AuthKeyDeps) {
+  const timers = deps.timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms).unref(), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) };
+  /**
+   * Removed keys that can still be put back: the key itself stays in this process's memory only (as it would in
+   * the keychain's), never on disk and never sent anywhere, and is dropped when the window ends.
+   */
+  const trash = new Map<string, { profile: ProfileSettings; index: number; key: string | null; timer: unknown }>();
   const storeFor = async (storage: ProfileSettings['storage']): Promise<SecretStore> => {
     if (storage === 'encrypted') {
       if (!deps.openFallback) throw new GatewayError('bad_request', 'The encrypted fallback store exists only in the desktop app.');
@@ -103,18 +115,43 @@ export function createAuthKeyMethods(deps: AuthKeyDeps) {
       return { id, provider: p.provider, label: p.label, storage, addedAt: profile.addedAt, masked: maskSecret(p.key) };
     },
     async 'auth.remove'(p) {
-      const profile = deps.settings.get().profiles.find((x) => x.id === p.id);
+      const profiles = deps.settings.get().profiles;
+      const index = profiles.findIndex((x) => x.id === p.id);
+      const profile = profiles[index];
       let removed = false;
+      let key: string | null = null;
       try {
-        removed = await (await storeFor(profile?.storage ?? 'keychain')).delete(p.id);
+        const store = await storeFor(profile?.storage ?? 'keychain');
+        key = await store.get(p.id).catch(() => null);
+        removed = await store.delete(p.id);
       } catch (err) {
         if (!profile) throw err;
       }
       if (profile) {
         deps.settings.update((s) => ({ ...s, profiles: s.profiles.filter((x) => x.id !== p.id) }));
         deps.reconfigure();
+        const window = deps.undoWindowMs ?? KEY_UNDO_WINDOW_MS;
+        const previous = trash.get(p.id);
+        if (previous) timers.clearTimeout(previous.timer);
+        trash.set(p.id, { profile, index, key, timer: timers.setTimeout(() => trash.delete(p.id), window) });
+        return { removed: true, undoUntil: deps.now() + window };
       }
-      return { removed: removed || !!profile };
+      return { removed };
+    },
+    async 'auth.restore'(p) {
+      const item = trash.get(p.id);
+      if (!item) throw new GatewayError('not_found', `The key "${p.id}" can no longer be put back.`);
+      if (deps.settings.get().profiles.some((x) => x.id === p.id)) throw new GatewayError('bad_request', `A key named "${p.id}" exists again; it was not replaced.`);
+      if (item.key) await (await storeFor(item.profile.storage)).set(p.id, item.key);
+      timers.clearTimeout(item.timer);
+      trash.delete(p.id);
+      deps.settings.update((s) => {
+        const next = [...s.profiles];
+        next.splice(Math.min(item.index, next.length), 0, item.profile);
+        return { ...s, profiles: next };
+      });
+      deps.reconfigure();
+      return view(item.profile);
     },
     async 'auth.reorder'(p) {
       const current = deps.settings.get().profiles;

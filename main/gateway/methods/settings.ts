@@ -30,7 +30,7 @@ const schemas = {
           queueMode: z.enum(QUEUE_MODES).optional(),
           approval: z.enum(APPROVAL_MODES).optional(),
           sandbox: z.boolean().optional(),
-          timeoutSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
+          timeoutSeconds: z.number().int('the run timeout is whole seconds').min(1).max(7 * 24 * 3600).optional(),
           verbose: z.boolean().optional(),
         })
         .strict()
@@ -41,7 +41,15 @@ const schemas = {
     })
     .strict(),
   'settings.setWorkspace': z.object({ path: z.string().min(1).max(4096).optional(), dialog: z.boolean().optional() }).strict(),
-  'providers.fetchModels': z.object({ api: z.enum(API_KINDS), baseUrl: z.url({ protocol: /^https?$/ }), provider: providerName.optional() }).strict(),
+  'providers.fetchModels': z
+    .object({
+      api: z.enum(API_KINDS),
+      baseUrl: z.url({ protocol: /^https?$/ }),
+      provider: providerName.optional(),
+      /** A key typed into the provider form before it is saved: used for this one request only, never stored. */
+      apiKey: z.string().trim().min(8).max(1000).regex(/^\S+$/).optional(),
+    })
+    .strict(),
 } as const;
 
 type SettingsMethod = keyof typeof schemas;
@@ -60,7 +68,7 @@ export interface SettingsMethodDeps {
   /** AgentDesk's data folders: never accepted as a workspace (X5). */
   dataFolders?: readonly string[];
   /** Lists an endpoint's models (GET {baseUrl}/models through the provider SDK). */
-  fetchModels: (api: (typeof API_KINDS)[number], baseUrl: string, provider?: string) => Promise<string[]>;
+  fetchModels: (api: (typeof API_KINDS)[number], baseUrl: string, provider?: string, apiKey?: string) => Promise<string[]>;
 }
 
 /** A folder the agent may work in: absolute, existing, a directory; returned with symlinks resolved. */
@@ -151,9 +159,10 @@ export function createSettingsMethods(deps: SettingsMethodDeps) {
     },
     async 'providers.fetchModels'(p) {
       try {
-        return { ids: (await deps.fetchModels(p.api, p.baseUrl, p.provider)).sort() };
+        return { ids: (await deps.fetchModels(p.api, p.baseUrl, p.provider, p.apiKey)).sort() };
       } catch (err) {
-        throw new GatewayError('bad_request', `Could not list the models of ${p.baseUrl}: ${(err as Error).message.split('\n')[0]}`);
+        const why = (err as Error).message.split('\n')[0]!;
+        throw new GatewayError('bad_request', `Could not list the models of ${p.baseUrl}: ${p.apiKey ? why.split(p.apiKey).join('***') : why}`);
       }
     },
   };

@@ -87,7 +87,11 @@ function QueueLine({ turn }: { turn: AssistantTurn }) {
   if (turn.status === 'queued') {
     return (
       <div className="notice" role="status">
-        Queued ({turn.queue?.mode ?? 'followup'}) — runs when the current reply ends.
+        {turn.queue?.mode === 'collect'
+          ? 'Waiting — merged with what you send meanwhile, sent when the current reply ends.'
+          : turn.queue?.mode === 'steer'
+            ? 'Waiting to steer the current reply.'
+            : 'Waiting — sent when the current reply ends.'}
         {turn.runId && (
           <button type="button" className="btn btn-small btn-quiet" onClick={() => void removeQueued(turn.runId!)}>
             Remove

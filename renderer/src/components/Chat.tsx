@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import './chat.css';
 import { activeRun, closePalette, newChat, openPalette, stopRun, useChat } from '../store/chat-store.js';
 import { CommandPalette } from './CommandPalette.js';
+import { HelpSheet, isHelpOpen, openHelp } from './HelpSheet.js';
 import { useSessions } from '../store/sessions-store.js';
 import { Composer } from './Composer.js';
 import { ErrorBanner } from './ErrorBanner.js';
@@ -24,7 +25,11 @@ function LiveStatus() {
   );
 }
 
-/** Chat-wide keys: Esc stops, Ctrl/Cmd+N new chat, Ctrl/Cmd+K switches conversation or model. */
+/** Focus in a field where `?` is a character, not a command. */
+const isTyping = (t: EventTarget | null): boolean =>
+  t instanceof HTMLElement && (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox' && (t as HTMLInputElement).type !== 'radio'));
+
+/** Chat-wide keys: Esc stops, Ctrl/Cmd+N new chat, Ctrl/Cmd+K palette, ? the keys and commands. */
 function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
@@ -37,7 +42,10 @@ function useShortcuts(): void {
       } else if (mod && !e.shiftKey && !e.altKey && key === 'n') {
         e.preventDefault();
         newChat();
-      } else if (e.key === 'Escape' && !e.defaultPrevented && !useChat.getState().palette && activeRun(useChat.getState().turns)) {
+      } else if (e.key === '?' && !mod && !isTyping(e.target) && !useChat.getState().palette) {
+        e.preventDefault();
+        openHelp();
+      } else if (e.key === 'Escape' && !e.defaultPrevented && !useChat.getState().palette && !isHelpOpen() && activeRun(useChat.getState().turns)) {
         e.preventDefault();
         void stopRun();
       }
@@ -50,7 +58,7 @@ function useShortcuts(): void {
 export function Chat() {
   useShortcuts();
   const sessionKey = useChat((s) => s.sessionKey);
-  const ready = useSessions((s) => s.loaded && !s.opening);
+  const ready = useSessions((s) => !!s.started && !s.opening);
   return (
     <main className="chat" data-session-key={sessionKey} data-ready={ready ? 'true' : 'false'}>
       <MessageList />
@@ -61,6 +69,7 @@ export function Chat() {
       </div>
       <LiveStatus />
       <CommandPalette />
+      <HelpSheet />
       <RestoreDialog />
     </main>
   );

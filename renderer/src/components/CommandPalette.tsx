@@ -1,10 +1,15 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { modelLabel } from '../lib/format.js';
-import { closePalette, newChat, openSession, selectModel, useChat } from '../store/chat-store.js';
+import { sessionTitle } from './frame/format.js';
+import { activeRun, closePalette, newChat, openSession, selectModel, sendMessage, stopRun, useChat } from '../store/chat-store.js';
+import { exportSession, showView, toggleSidebar } from '../store/sessions-store.js';
+import { effectiveTheme, toggleTheme } from '../lib/theme.js';
+import { NARROW_QUERY } from '../lib/media.js';
+import { openHelp } from './HelpSheet.js';
 
 interface Item {
   id: string;
-  group: 'Conversations' | 'Models';
+  group: 'Actions' | 'Conversations' | 'Models';
   label: string;
   hint?: string;
   disabled?: boolean;
@@ -17,12 +22,14 @@ export function CommandPalette() {
   const models = useChat((s) => s.models);
   const sessions = useChat((s) => s.sessions);
   const current = useChat((s) => s.sessionKey);
+  const running = useChat((s) => activeRun(s.turns) !== undefined);
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const returnFocus = useRef<Element | null>(null);
 
-  useEffect(() => {
+  // before the first paint: a key typed the moment the palette shows goes into its field
+  useLayoutEffect(() => {
     if (!mode) return;
     returnFocus.current = document.activeElement;
     setQuery('');
@@ -34,12 +41,24 @@ export function CommandPalette() {
   const items = useMemo<Item[]>(() => {
     const out: Item[] = [];
     if (mode === 'all') {
-      out.push({ id: 'new', group: 'Conversations', label: 'New chat', hint: 'Ctrl+N', run: newChat });
+      // issue 18 item 14: the palette also runs the window's actions
+      out.push(
+        { id: 'a:new', group: 'Actions', label: 'New chat', hint: 'Ctrl+N', run: newChat },
+        { id: 'a:settings', group: 'Actions', label: 'Open settings', hint: 'Ctrl+,', run: () => showView('settings') },
+        { id: 'a:theme', group: 'Actions', label: `Switch to the ${effectiveTheme() === 'dark' ? 'light' : 'dark'} theme`, run: toggleTheme },
+        { id: 'a:sidebar', group: 'Actions', label: 'Show or hide the chat list', hint: 'Ctrl+B', run: () => toggleSidebar(window.matchMedia(NARROW_QUERY).matches) },
+        { id: 'a:find', group: 'Actions', label: 'Find in this chat', hint: 'Ctrl+F', run: () => window.dispatchEvent(new CustomEvent('agentdesk:find')) },
+        { id: 'a:export-md', group: 'Actions', label: 'Export this chat as Markdown', run: () => void exportSession(current, 'markdown') },
+        { id: 'a:export-json', group: 'Actions', label: 'Export this chat as JSON', run: () => void exportSession(current, 'json') },
+        { id: 'a:compact', group: 'Actions', label: 'Compact this conversation', hint: '/compact', run: () => void sendMessage('/compact') },
+        ...(running ? [{ id: 'a:stop', group: 'Actions' as const, label: 'Stop the reply', hint: 'Esc', run: () => void stopRun() }] : []),
+        { id: 'a:help', group: 'Actions', label: 'Keyboard shortcuts and commands', hint: '?', run: openHelp },
+      );
       for (const s of sessions) {
         out.push({
           id: `s:${s.sessionKey}`,
           group: 'Conversations',
-          label: s.title || s.sessionKey,
+          label: sessionTitle(s),
           hint: s.sessionKey === current ? 'current' : new Date(s.updatedAt).toLocaleDateString(),
           run: () => void openSession(s.sessionKey),
         });
@@ -50,7 +69,7 @@ export function CommandPalette() {
     }
     const q = query.trim().toLowerCase();
     return q === '' ? out : out.filter((i) => i.label.toLowerCase().includes(q) || i.id.toLowerCase().includes(q));
-  }, [mode, sessions, models, current, query]);
+  }, [mode, sessions, models, current, query, running]);
 
   if (!mode) return null;
   const pick = (item: Item | undefined): void => {
@@ -91,7 +110,7 @@ export function CommandPalette() {
           aria-expanded="true"
           aria-controls="palette-list"
           aria-activedescendant={items[index] ? `pal-${index}` : undefined}
-          placeholder={mode === 'models' ? 'Switch to model…' : 'Find a conversation or model…'}
+          placeholder={mode === 'models' ? 'Switch to model…' : 'Find a chat, a model or an action…'}
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);
@@ -110,7 +129,7 @@ export function CommandPalette() {
               onMouseEnter={() => setIndex(i)}
               onClick={() => pick(item)}
             >
-              <span className="palette-group muted">{item.group === 'Models' ? 'Model' : 'Chat'}</span>
+              <span className="palette-group muted">{item.group === 'Models' ? 'Model' : item.group === 'Actions' ? 'Do' : 'Chat'}</span>
               <span className="palette-label">{item.label}</span>
               {item.hint && <span className="muted palette-hint">{item.hint}</span>}
             </li>

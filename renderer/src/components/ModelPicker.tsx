@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import type { ThinkingLevel } from '../../../preload/contract.js';
 import { formatUntil, modelLabel } from '../lib/format.js';
 import { selectModel, selectThinking, useChat } from '../store/chat-store.js';
+import { THINKING_LEVELS } from '../lib/words.js';
 
-const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high'];
 
 const REASON: Record<string, string> = {
   rate_limit: 'rate limit',
@@ -66,20 +66,21 @@ export function ProfileCooldowns() {
   );
 }
 
+/**
+ * The chat's thinking level: the five levels once (no separate "Default" entry repeating one of them). A chat that
+ * has not chosen shows the default level, marked "(default)".
+ */
 export function ThinkingPicker() {
   const thinking = useChat((s) => s.thinking);
+  const fallback = useChat((s) => s.appInfo?.defaultThinking ?? 'off');
   return (
     <label className="picker">
       <span className="picker-label">Thinking</span>
-      <select
-        aria-label="Thinking"
-        value={thinking ?? ''}
-        onChange={(e) => selectThinking(e.target.value === '' ? undefined : (e.target.value as ThinkingLevel))}
-      >
-        <option value="">Default</option>
-        {LEVELS.map((l) => (
-          <option key={l} value={l}>
-            {l}
+      <select aria-label="Thinking" value={thinking ?? fallback} onChange={(e) => selectThinking(e.target.value as ThinkingLevel)}>
+        {THINKING_LEVELS.map(({ level, label }) => (
+          <option key={level} value={level}>
+            {label}
+            {thinking === undefined && level === fallback ? ' (default)' : ''}
           </option>
         ))}
       </select>

@@ -1,4 +1,5 @@
 import { queuedRuns, removeQueued, steerQueued, useChat } from '../store/chat-store.js';
+import { queueModeShort } from '../lib/words.js';
 
 /** Messages waiting behind the running reply: their mode, and Remove / Steer. */
 export function QueueChips() {
@@ -9,7 +10,7 @@ export function QueueChips() {
     <ul className="queue-chips" aria-label="Waiting to run">
       {queued.map(({ turn, user }) => (
         <li key={turn.id} className="chip" data-testid="queue-chip">
-          <span className="chip-mode">{turn.queue?.mode ?? 'followup'}</span>
+          <span className="chip-mode">{queueModeShort(turn.queue?.mode)}</span>
           <span className="chip-text" title={user?.text}>
             {user?.text ?? 'message'}
           </span>

@@ -15,6 +15,10 @@ export const DEFAULT_SESSION_KEY = 'main';
 
 export interface ChatState {
   connection: ConnectionStatus;
+  /** The connection has been open at least once (a refused token before that means a wrong link, not a restart). */
+  everOpened?: boolean;
+  /** Reconnect attempts that failed since the connection was last open. */
+  failedReconnects?: number;
   transportKind?: RendererTransport['kind'];
   appInfo?: AppInfo;
   models: ModelInfo[];
@@ -159,7 +163,9 @@ export async function startChat(t: RendererTransport): Promise<void> {
   useChat.setState({ transportKind: t.kind });
   let wasOpen = false;
   t.onStatus((connection) => {
-    useChat.setState({ connection });
+    if (connection === 'open') useChat.setState({ connection, everOpened: true, failedReconnects: 0 });
+    else if (connection === 'closed') useChat.setState((s) => ({ connection, failedReconnects: (s.failedReconnects ?? 0) + 1 }));
+    else useChat.setState({ connection });
     if (connection === 'open' && wasOpen) void resync();
     if (connection === 'open') wasOpen = true;
   });

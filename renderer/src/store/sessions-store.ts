@@ -33,6 +33,8 @@ export interface SessionsState {
   drawer: boolean;
   /** The notice is information (a command's answer), not a problem. */
   noticeInfo?: boolean;
+  /** Start-up has chosen and opened the chat to show. */
+  started?: boolean;
 }
 
 const SIDEBAR_KEY = 'agentdesk.sidebar';
@@ -302,6 +304,14 @@ async function onCommand(outcome: CommandOutcome): Promise<void> {
 
 /** Connects to the transport, lists the sessions and opens the most recent one (or a new chat when there is none). */
 export async function startSessions(t: RendererTransport): Promise<void> {
+  try {
+    await startSessionsNow(t);
+  } finally {
+    useSessions.setState({ started: true });
+  }
+}
+
+async function startSessionsNow(t: RendererTransport): Promise<void> {
   transport = t;
   markStarted();
   setCommandHandler(onCommand);

@@ -19,16 +19,25 @@ export interface SettingsState {
   profiles: KeyProfileView[];
   statuses: ProfileStatus[];
   tests: Record<string, AuthTestResult | 'running'>;
-  /** One line per section: the last problem (or confirmation). */
+  /** One line per section: the last problem (or confirmation; a confirmation goes by itself after a few seconds). */
   notes: Partial<Record<'keys' | 'folder' | 'providers' | 'defaults', { kind: 'error' | 'ok'; text: string }>>;
+  /** A key just removed, that Undo puts back until `until`. */
+  keyUndo?: { id: string; until: number };
 }
 
 export const useSettings = create<SettingsState>(() => ({ profiles: [], statuses: [], tests: {}, notes: {} }));
 
+/** How long a confirmation ("Saved.") stays. */
+export const OK_NOTE_MS = 4000;
+
 let api: AgentDeskApi | undefined;
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/^bad_request: /, '');
-const note = (section: keyof SettingsState['notes'], kind: 'error' | 'ok', text: string) =>
-  useSettings.setState((s) => ({ notes: { ...s.notes, [section]: { kind, text } } }));
+const note = (section: keyof SettingsState['notes'], kind: 'error' | 'ok', text: string): void => {
+  const entry = { kind, text };
+  useSettings.setState((s) => ({ notes: { ...s.notes, [section]: entry } }));
+  // a confirmation goes by itself; a problem stays until the next action in that section
+  if (kind === 'ok') setTimeout(() => useSettings.getState().notes[section] === entry && clearNote(section), OK_NOTE_MS);
+};
 const clearNote = (section: keyof SettingsState['notes']) => useSettings.setState((s) => ({ notes: { ...s.notes, [section]: undefined } }));
 
 export function connectSettings(a: AgentDeskApi): void {
@@ -70,17 +79,35 @@ export async function addKey(provider: string, label: string, key: string): Prom
   }
 }
 
+/** Removes a key; for a while Undo puts it back (item 13: removing was immediate and irreversible). */
 export async function removeKey(id: string): Promise<void> {
   if (!api) return;
   try {
-    await api.request('auth.remove', { id });
+    const res = await api.request('auth.remove', { id });
     clearNote('keys');
+    if (res.undoUntil) useSettings.setState({ keyUndo: { id, until: res.undoUntil } });
     await loadSettings();
     await refreshAppInfo();
   } catch (err) {
     note('keys', 'error', message(err));
   }
 }
+
+export async function undoRemoveKey(): Promise<void> {
+  const undo = useSettings.getState().keyUndo;
+  if (!api || !undo) return;
+  useSettings.setState({ keyUndo: undefined });
+  try {
+    const back = await api.request('auth.restore', { id: undo.id });
+    note('keys', 'ok', `Put back ${back.id} (${back.masked ?? 'masked'}).`);
+    await loadSettings();
+    await refreshAppInfo();
+  } catch (err) {
+    note('keys', 'error', message(err));
+  }
+}
+
+export const dismissKeyUndo = (): void => useSettings.setState({ keyUndo: undefined });
 
 export async function moveKey(id: string, delta: -1 | 1): Promise<void> {
   if (!api) return;
@@ -153,15 +180,22 @@ export async function saveEndpoint(name: string, endpoint: EndpointDto | null): 
   }
 }
 
-export async function fetchEndpointModels(api_: EndpointDto['api'], baseUrl: string, provider?: string): Promise<string[] | undefined> {
-  if (!api) return undefined;
+/** The model ids an endpoint offers, or why they could not be listed (the form then says how to type them). */
+export async function fetchEndpointModels(
+  api_: EndpointDto['api'],
+  baseUrl: string,
+  provider?: string,
+  apiKey?: string,
+): Promise<{ ids: string[] } | { error: string }> {
+  if (!api) return { error: 'Not connected.' };
   try {
-    const { ids } = await api.request('providers.fetchModels', { api: api_, baseUrl, ...(provider ? { provider } : {}) });
+    const { ids } = await api.request('providers.fetchModels', { api: api_, baseUrl, ...(provider ? { provider } : {}), ...(apiKey ? { apiKey } : {}) });
     clearNote('providers');
-    return ids;
+    if (ids.length === 0) return { error: `${baseUrl} answered with no models.` };
+    return { ids };
   } catch (err) {
-    note('providers', 'error', message(err));
-    return undefined;
+    const text = message(err);
+    return { error: /[.!?]$/.test(text) ? text : `${text}.` };
   }
 }
 
