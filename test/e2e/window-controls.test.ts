@@ -221,8 +221,8 @@ describe('providers', () => {
     expect(await edit.getByLabel('Provider name').isDisabled()).toBe(true);
     await edit.getByLabel('Models').fill('local-a');
     await edit.getByRole('button', { name: 'Save changes' }).click();
-    await expect.poll(() => row.textContent()).toContain('local-a');
-    expect(await row.textContent()).not.toContain('local-b');
+    await expect.poll(() => row.textContent()).not.toContain('local-b');
+    expect(await row.textContent()).toContain('local-a');
     // the new model is offered
     await expect.poll(() => page.locator('select[aria-label="Model"] option[value="ollama/local-a"]').count()).toBe(1);
     // built-in providers only need a key
