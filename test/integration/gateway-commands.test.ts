@@ -105,7 +105,8 @@ describe('commands sent as messages (agent)', () => {
     ]);
     expect(seen[3]).toMatchObject({ sessionKey: 'cli-x', newSessionKey: created!.session!.sessionKey });
     expect(created!.session!.sessionKey).toMatch(/^cli-/);
-    expect(created!.session!.model).toBe('fake/m2'); // /new keeps the session's choices
+    expect(created!.session!.model).toBeUndefined(); // /new starts on the defaults for new chats, not this session's choice
+    expect(created!.notice).toContain('(fake/m1)');
   });
 });
 

@@ -3,7 +3,8 @@
  * (`agentdesk agent --message /stop`) and the web UI, and fires its command hook (`command:new`, `command:reset`,
  * `command:stop`, `command:compact`, … — E19 internal hooks). Nothing here reaches the model or the transcript.
  *
- * - `/new`: a new session (a new key, with this session's model, thinking and verbose choices).
+ * - `/new`: a new session (a new key) on the defaults for new chats (Settings › Defaults: model, thinking, verbose),
+ *   not the current session's choices — what a person set as the default is what a new chat uses (issue 18).
  * - `/reset`: the key starts over with a fresh transcript (the old one stays on disk); refused while a run of the
  *   session is in progress anywhere (stop it first).
  * - `/stop`: stops the session's runs in this process (the running one and those queued behind it) and asks the
@@ -94,12 +95,8 @@ async function execute(cmd: Command, sessionKey: string, entry: SessionEntry | u
       const prefix = sessionKey.startsWith('cli-') ? 'cli' : 'chat';
       let key = newSessionKey(prefix, deps.now());
       while (await store.get(key)) key = newSessionKey(prefix, deps.now());
-      await store.resolve(key, entry?.model ? { model: entry.model } : {});
-      const created =
-        entry?.thinking !== undefined || entry?.verbose !== undefined
-          ? await store.update(key, { ...(entry.thinking ? { thinking: entry.thinking } : {}), ...(entry.verbose !== undefined ? { verbose: entry.verbose } : {}) })
-          : (await store.get(key))!;
-      return done(`Started a new session: ${key}.`, created);
+      const created = await store.resolve(key, {});
+      return done(`Started a new session: ${key} (${deps.defaultModelRef()}).`, created);
     }
     case 'reset': {
       if (deps.busyHere(sessionKey) || (await deps.busyElsewhere(sessionKey))) {

@@ -184,7 +184,7 @@ async function newChatNow(): Promise<void> {
     await openSession(untouched.sessionKey);
     return;
   }
-  await runCommand('/new'); // the gateway's /new: a new session with this one's model and thinking (onCommand opens it)
+  await runCommand('/new'); // the gateway's /new: a new session on the defaults for new chats (onCommand opens it)
 }
 
 export async function renameSession(sessionKey: string, title: string): Promise<void> {
