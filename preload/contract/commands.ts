@@ -11,6 +11,8 @@ export interface CommandOutcome {
   notice: string;
   /** The session as it is now (`/new`: the new one; `/reset`, `/model`, `/think`, `/verbose`: the changed one). */
   session?: SessionSummary;
+  /** `/reset`: the earlier conversation, kept as a chat of its own (absent when it held no message). */
+  kept?: SessionSummary;
   /** `/compact`: the run that compacts (its events and result as for any run). */
   runId?: string;
 }

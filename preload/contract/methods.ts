@@ -66,6 +66,8 @@ export interface Methods {
    * `/think`, `/verbose`, `/status`); null when it is ordinary text (send it with `agent`).
    */
   'commands.run': [{ sessionKey: string; text: string }, CommandOutcome | null];
+  /** Undo of `/reset`: the chat goes back to its earlier conversation (`keptKey`, from the outcome's `kept`). */
+  'sessions.undoReset': [{ sessionKey: string; keptKey: string }, SessionSummary];
   /** T3: answers a pending approval request; `ok: false` when it was already answered or its run ended. */
   'approvals.respond': [ApprovalRespondParams, { ok: boolean }];
   /**

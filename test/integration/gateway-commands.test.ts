@@ -137,6 +137,32 @@ describe('commands.run (the UI shortcuts)', () => {
   });
 });
 
+describe('/reset keeps the earlier conversation (issue 18 item 4)', () => {
+  it('as a chat of its own (listed, searchable, openable); undoReset puts the key back while the fresh one is empty', async () => {
+    const { gw } = await open();
+    await send(gw, 'r', 'the okapi question');
+    const reset = await gw.request('commands.run', { sessionKey: 'r', text: '/reset' });
+    expect(reset).toMatchObject({ command: 'reset', ok: true, kept: { title: 'Before reset: the okapi question' } });
+    const keptKey = reset!.kept!.sessionKey;
+    expect((await gw.request('sessions.search', { query: 'okapi' })).map((h) => h.sessionKey)).toEqual([keptKey]);
+    const opened = await gw.request('sessions.open', { sessionKey: keptKey });
+    expect(opened.history.find((e) => e.role === 'user')).toMatchObject({ text: 'the okapi question' });
+    expect((await gw.request('sessions.open', { sessionKey: 'r' })).history).toEqual([]);
+    // undo: the key is back on its conversation, the kept entry gone
+    const back = await gw.request('sessions.undoReset', { sessionKey: 'r', keptKey });
+    expect(back).toMatchObject({ sessionKey: 'r', title: 'the okapi question' });
+    expect((await gw.request('sessions.list', {})).map((s) => s.sessionKey)).not.toContain(keptKey);
+    expect((await gw.request('sessions.open', { sessionKey: 'r' })).history.find((e) => e.role === 'user')).toMatchObject({ text: 'the okapi question' });
+    // once the fresh conversation has a message, going back is refused (it would be lost)
+    const again = await gw.request('commands.run', { sessionKey: 'r', text: '/reset' });
+    await send(gw, 'r', 'a new start');
+    await expect(gw.request('sessions.undoReset', { sessionKey: 'r', keptKey: again!.kept!.sessionKey })).rejects.toThrow(/new messages since the reset/);
+    // an empty conversation is not kept
+    const empty = await gw.request('sessions.create', {});
+    expect((await gw.request('commands.run', { sessionKey: empty.sessionKey, text: '/reset' }))!.kept).toBeUndefined();
+  });
+});
+
 describe('session_start (E19)', () => {
   it('fires for every session that begins: a message to a new key, a chat created in the app, /new, /reset', async () => {
     const started: { sessionKey: string; sessionId: string }[] = [];

@@ -5,8 +5,9 @@
  *
  * - `/new`: a new session (a new key) on the defaults for new chats (Settings › Defaults: model, thinking, verbose),
  *   not the current session's choices — what a person set as the default is what a new chat uses (issue 18).
- * - `/reset`: the key starts over with a fresh transcript (the old one stays on disk); refused while a run of the
- *   session is in progress anywhere (stop it first).
+ * - `/reset`: the key starts over with a fresh transcript; the earlier conversation is kept as a chat of its own
+ *   ("Before reset: …": listed, searchable; `sessions.undoReset` puts it back while the fresh one is empty);
+ *   refused while a run of the session is in progress anywhere (stop it first).
  * - `/stop`: stops the session's runs in this process (the running one and those queued behind it) and asks the
  *   process that holds the session's run lock, if it is another one, to stop its run (session-lock.ts).
  * - `/compact`: a compaction run in the session's lane (the caller starts it; see `start`).
@@ -19,6 +20,7 @@ import type { AppConfig } from '../../engine/config/schema.js';
 import { abortError } from '../../engine/abort.js';
 import type { RunRegistry } from '../../engine/run/runs.js';
 import type { ModelDef } from '../../providers/types.js';
+import { keepAsChat } from '../../sessions/keep-earlier.js';
 import { newSessionKey } from '../../sessions/new-key.js';
 import type { SessionEntry, SessionStore } from '../../sessions/store.js';
 import type { StopRequestOutcome } from '../../sessions/session-lock.js';
@@ -103,7 +105,9 @@ async function execute(cmd: Command, sessionKey: string, entry: SessionEntry | u
         return refused('A reply is running in this session: stop it first (/stop), then /reset.');
       }
       const fresh = await store.reset(sessionKey);
-      return done('Started this session over. The earlier conversation is kept on disk.', fresh);
+      const kept = entry ? await keepAsChat(store, entry, 'reset', deps.now()) : undefined;
+      if (!kept) return done('Started this session over.', fresh);
+      return { ...done(`Started this session over. The earlier conversation is kept as “${kept.title}” (${kept.sessionKey}).`, fresh), kept: toSummary(kept) };
     }
     case 'compact': {
       const runId = await deps.compact(sessionKey);

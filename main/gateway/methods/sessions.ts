@@ -15,6 +15,7 @@ import type { Message } from '../../engine/messages.js';
 import type { RunRegistry } from '../../engine/run/runs.js';
 import type { SessionEntry, SessionStore } from '../../sessions/store.js';
 import { newSessionKey } from '../../sessions/new-key.js';
+import { TakeBackRefusedError, keepAsChat, takeBack } from '../../sessions/keep-earlier.js';
 import { abortError } from '../../engine/abort.js';
 import { toHistory } from '../history.js';
 import { modelRef, validatedMethods, sessionKey, thinking } from '../params.js';
@@ -47,6 +48,7 @@ const schemas = {
   'sessions.delete': z.object({ sessionKey }).strict(),
   'sessions.restore': z.object({ sessionKey }).strict(),
   'sessions.reset': z.object({ sessionKey }).strict(),
+  'sessions.undoReset': z.object({ sessionKey, keptKey: sessionKey }).strict(),
   'sessions.search': z.object({ query: z.string().max(500, 'query is too long (max 500 characters)') }).strict(),
   'sessions.export': z.object({ sessionKey, format: z.enum(['markdown', 'json']) }).strict(),
 } as const;
@@ -246,7 +248,19 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       if (active.sessionKeys().has(p.sessionKey)) {
         throw new GatewayError('bad_request', 'This chat has a run in progress: stop it before /reset.');
       }
-      return toSummary(await store.reset(p.sessionKey)); // session_end, then session_start (the store's hooks)
+      const before = await store.get(p.sessionKey);
+      const fresh = await store.reset(p.sessionKey); // session_end, then session_start (the store's hooks)
+      if (before) await keepAsChat(store, before, 'reset', deps.now()); // the earlier conversation stays listed
+      return toSummary(fresh);
+    },
+    async 'sessions.undoReset'(p) {
+      if (active.sessionKeys().has(p.sessionKey)) throw new GatewayError('bad_request', 'This chat has a run in progress: it cannot go back now.');
+      try {
+        return toSummary(await takeBack(store, p.sessionKey, p.keptKey));
+      } catch (err) {
+        if (err instanceof TakeBackRefusedError) throw new GatewayError('bad_request', err.message);
+        throw err;
+      }
     },
     async 'sessions.search'(p) {
       const needle = p.query.trim().toLowerCase();

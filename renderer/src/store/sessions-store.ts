@@ -20,7 +20,8 @@ export interface SessionsState {
   hits?: SessionSearchHit[];
   /** Loading the open session's history. */
   opening: boolean;
-  undo?: { sessionKey: string; title: string; until: number };
+  /** Delete or /reset, undoable for a while (a reset: `keptKey` is the earlier conversation, listed as its own chat). */
+  undo?: { sessionKey: string; title: string; until: number; keptKey?: string };
   /** Older history entries of the open session that are not loaded (0: all shown). */
   omitted: number;
   view: View;
@@ -223,12 +224,14 @@ export async function deleteSession(sessionKey: string): Promise<void> {
   }
 }
 
+/** The toast's Undo: a deleted chat comes back; a chat started over with /reset returns to its earlier conversation. */
 export async function undoDelete(): Promise<void> {
   const undo = useSessions.getState().undo;
   if (!undo) return;
   useSessions.setState({ undo: undefined });
   try {
-    await api().request('sessions.restore', { sessionKey: undo.sessionKey });
+    if (undo.keptKey) await api().request('sessions.undoReset', { sessionKey: undo.sessionKey, keptKey: undo.keptKey });
+    else await api().request('sessions.restore', { sessionKey: undo.sessionKey });
     await refreshSessions();
     await openSession(undo.sessionKey);
   } catch (err) {
@@ -294,7 +297,12 @@ async function onCommand(outcome: CommandOutcome): Promise<void> {
   const { session } = outcome;
   if ((outcome.command === 'new' || outcome.command === 'reset') && session) {
     userNavigations++;
-    useSessions.setState((s) => ({ sessions: [session, ...s.sessions.filter((x) => x.sessionKey !== session.sessionKey)] }));
+    const kept = outcome.kept;
+    useSessions.setState((s) => ({
+      sessions: [session, ...(kept ? [kept] : []), ...s.sessions.filter((x) => x.sessionKey !== session.sessionKey && x.sessionKey !== kept?.sessionKey)],
+      // /reset: the earlier conversation is a chat of its own now, and the reset can be undone for a while
+      ...(kept ? { undo: { sessionKey: session.sessionKey, title: kept.title, keptKey: kept.sessionKey, until: Date.now() + 30_000 } } : {}),
+    }));
     await openSession(session.sessionKey);
     return;
   }

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { dismissNotice, dismissUndo, undoDelete, useSessions } from '../../store/sessions-store.js';
 import { sessionTitle } from './format.js';
 
-/** "Deleted “X”. Undo" while the gateway still keeps the session; plus one-line notices of the frame. */
+/** "Deleted “X”. Undo" while the gateway still keeps the session, "Started over…. Undo" after /reset; plus one-line notices of the frame. */
 export function Toasts() {
   const undo = useSessions((s) => s.undo);
   const notice = useSessions((s) => s.notice);
@@ -21,7 +21,7 @@ export function Toasts() {
     <div className="toasts" aria-live="polite">
       {undo && (
         <div className="toast" role="status" data-testid="undo-toast">
-          <span>Deleted “{sessionTitle(undo)}”.</span>
+          <span>{undo.keptKey ? <>Started over. The earlier conversation is kept as “{undo.title}”.</> : <>Deleted “{sessionTitle(undo)}”.</>}</span>
           <button type="button" className="btn" onClick={() => void undoDelete()}>Undo</button>
         </div>
       )}
