@@ -66,6 +66,7 @@ import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
 import { defaultModelRef, effectiveContextTokens } from '../engine/models.js';
 import { appMethods } from './methods/app.js';
 import { checkpointMethods } from './methods/checkpoints.js';
+import { branchMethods } from './methods/branch.js';
 import { openCheckpoints } from '../checkpoints/open.js';
 import { AttachmentStore } from '../sessions/attachments.js';
 import { AttachmentResolver, withAttachments } from '../sessions/attachment-send.js';
@@ -422,6 +423,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     }),
     ...subagentMethods(subagents),
     ...authMethods(auth),
+    ...branchMethods({ store, busy: (key) => active.sessionKeys().has(key), now }),
     ...checkpointMethods({ service: checkpoints.service, store: checkpoints.store, busy: (key) => active.sessionKeys().has(key), notices: checkpoints.notices }),
     ...approvalMethods(approvals, pendingApprovals),
     ...settingsMethods,

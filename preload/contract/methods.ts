@@ -66,6 +66,11 @@ export interface Methods {
    * `/think`, `/verbose`, `/status`); null when it is ordinary text (send it with `agent`).
    */
   'commands.run': [{ sessionKey: string; text: string }, CommandOutcome | null];
+  /**
+   * Edit / Regenerate / Retry: the chat continues from before the person's message `fromEnd` (0: the last), whose
+   * text is `text`; with `keep` the conversation it leaves stays listed as "Earlier version: …" (`kept`).
+   */
+  'sessions.branch': [{ sessionKey: string; fromEnd: number; text: string; keep: boolean }, { session: SessionSummary; kept?: SessionSummary }];
   /** Undo of `/reset`: the chat goes back to its earlier conversation (`keptKey`, from the outcome's `kept`). */
   'sessions.undoReset': [{ sessionKey: string; keptKey: string }, SessionSummary];
   /** T3: answers a pending approval request; `ok: false` when it was already answered or its run ended. */

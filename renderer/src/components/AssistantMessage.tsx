@@ -3,7 +3,8 @@ import { BudgetActions } from '../usage/BudgetActions.js';
 import { describeError } from '../lib/errors.js';
 import { formatTokens } from '../lib/format.js';
 import { costOf, formatCost } from '../lib/prices.js';
-import { openPalette, removeQueued, requestSettings, retryRun } from '../store/chat-store.js';
+import { removeQueued, requestSettings, useChat } from '../store/chat-store.js';
+import { busy, regenerate, retryRun, switchModelAndRetry } from '../store/branch-actions.js';
 import type { AssistantTurn, TurnPart } from '../store/types.js';
 import { CopyButton } from './CopyButton.js';
 import { Markdown } from './Markdown.js';
@@ -36,13 +37,15 @@ const partKey = (part: TurnPart, i: number): string => (part.kind === 'tool' ? `
 /** A failed run: one line saying what happened, and what the person can do about it. */
 function RunError({ turn }: { turn: AssistantTurn }) {
   const view = describeError(turn.error ?? '');
+  // Retry and Switch model re-run this turn in place: offered on the conversation's last turn, while nothing runs
+  const actionable = useChat((s) => s.turns[s.turns.length - 1]?.id === turn.id && !busy(s.turns));
   return (
     <div className="run-error" data-kind={view.kind}>
       <span className="run-error-line" role="alert" title={turn.error}>
         {view.line}
       </span>
       <span className="run-error-actions">
-        {view.actions.map((a) =>
+        {view.actions.filter((a) => actionable || a === 'budget').map((a) =>
           a === 'budget' && view.budget ? (
             <BudgetActions key={a} budget={view.budget} />
           ) : a === 'retry' ? (
@@ -54,7 +57,7 @@ function RunError({ turn }: { turn: AssistantTurn }) {
               Open settings
             </button>
           ) : (
-            <button key={a} type="button" className="btn btn-small" onClick={() => void openPalette('models')}>
+            <button key={a} type="button" className="btn btn-small" onClick={() => switchModelAndRetry(turn.id)}>
               Switch model
             </button>
           ),
@@ -79,7 +82,25 @@ function RunFooter({ turn }: { turn: AssistantTurn }) {
         </span>
       )}
       {text !== '' && <CopyButton text={text} label="Copy reply" />}
+      {(turn.status === 'done' || turn.status === 'stopped') && <RegenerateButton turnId={turn.id} />}
     </footer>
+  );
+}
+
+/** Regenerate: the reply asked for again; the conversation it leaves stays in the list ("Earlier version: …"). */
+function RegenerateButton({ turnId }: { turnId: string }) {
+  const running = useChat((s) => busy(s.turns));
+  return (
+    <button
+      type="button"
+      className="btn btn-quiet btn-small"
+      data-testid="regenerate"
+      disabled={running}
+      title={running ? 'Wait for the reply to finish (or stop it)' : 'Ask for this reply again; this version stays in the chat list as “Earlier version: …”'}
+      onClick={() => void regenerate(turnId)}
+    >
+      Regenerate
+    </button>
   );
 }
 

@@ -74,8 +74,9 @@ export function CommandPalette() {
   if (!mode) return null;
   const pick = (item: Item | undefined): void => {
     if (!item || item.disabled) return;
-    closePalette();
+    useChat.setState({ palette: undefined }); // a model picked after "Switch model" still retries (selectModel)
     item.run();
+    useChat.setState({ retryOnPick: undefined });
   };
   const onKeyDown = (e: KeyboardEvent): void => {
     if (e.key === 'Escape') {

@@ -35,6 +35,8 @@ export interface ChatState {
   sessions: SessionSummary[];
   /** Ctrl/Cmd+K: the switcher, opened on sessions and models or on models only ("Switch model"). */
   palette?: 'all' | 'models';
+  /** "Switch model" on a failed reply: the turn the model picked next retries. */
+  retryOnPick?: string;
   /** "Open settings" from an error: the app frame shows this section (it subscribes to this field). */
   settingsRequest?: { section: 'keys' | 'models' | 'general'; nonce: number };
   /** ↑ in an empty composer: the last message's text to edit (nonce makes a repeat distinct). */
@@ -307,13 +309,8 @@ export async function stopRun(): Promise<void> {
   }
 }
 
-/** Retry: the message that started a failed run, sent again. */
-export async function retryRun(runTurnId: string): Promise<void> {
-  const { turns } = useChat.getState();
-  const index = turns.findIndex((t) => t.id === runTurnId);
-  const user = turns.slice(0, index).findLast((t): t is UserTurn => t.kind === 'user');
-  if (user) await sendMessage(user.text);
-}
+/** The connection (branch-actions.ts). */
+export const chatTransport = (): RendererTransport | undefined => transport;
 
 /** A queued message: removed (it never runs). */
 export async function removeQueued(runId: string): Promise<void> {
@@ -384,7 +381,7 @@ export async function openPalette(mode: 'all' | 'models' = 'all'): Promise<void>
     if (sessions) useChat.setState({ sessions });
   }
 }
-export const closePalette = (): void => useChat.setState({ palette: undefined });
+export const closePalette = (): void => useChat.setState({ palette: undefined, retryOnPick: undefined });
 
 export function requestSettings(section: 'keys' | 'models' | 'general' = 'keys'): void {
   useChat.setState({ settingsRequest: { section, nonce: ++nonce } });
@@ -399,6 +396,15 @@ export function editLastMessage(): boolean {
   return true;
 }
 
-export const selectModel = (model: string): void => useChat.setState({ model, palette: undefined });
+let onModelPick: ((turnId: string) => void) | undefined;
+export const setModelPickHandler = (fn: (turnId: string) => void): void => {
+  onModelPick = fn;
+};
+/** The model picker and the palette's model list; after "Switch model" on a failed reply, it is retried on it. */
+export const selectModel = (model: string): void => {
+  const retry = useChat.getState().retryOnPick;
+  useChat.setState({ model, palette: undefined, retryOnPick: undefined });
+  if (retry) onModelPick?.(retry);
+};
 export const selectThinking = (thinking: ThinkingLevel | undefined): void => useChat.setState({ thinking });
 export const dismissError = (): void => useChat.setState({ error: undefined });
