@@ -135,7 +135,7 @@ describe('chat view in Chromium', () => {
     const { page } = await openPage();
     await ready(page);
     await page.getByTestId('user-message').last().waitFor();
-    const last = await page.getByTestId('user-message').last().textContent();
+    const last = await page.getByTestId('user-message').last().locator('.msg-user-bubble').textContent();
     const box = page.getByLabel('Message');
     // The composer is disabled until the connection is up: focus can only land once it is enabled.
     await expect

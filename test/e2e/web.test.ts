@@ -98,7 +98,7 @@ describe('web UI over the loopback WebSocket (real gateway, demo model)', () => 
     const reply = await chatWithDemo(page); // demo/agent is the default when no key exists
     expect(await page.locator('select[aria-label="Model"] option[value="demo/agent"]').textContent()).toBe('Demo (offline)');
     expect(await reply.getByTestId('tool-call').first().getAttribute('data-status')).toBe('ok');
-    expect(await page.getByTestId('user-message').last().textContent()).toBe('What is in this folder?');
+    expect(await page.getByTestId('user-message').last().locator('.msg-user-bubble').textContent()).toBe('What is in this folder?');
 
     mkdirSync(RESULTS, { recursive: true });
     await page.screenshot({ path: join(RESULTS, 'web-demo.png') });

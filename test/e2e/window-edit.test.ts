@@ -51,11 +51,11 @@ describe('edit, regenerate, copy', () => {
       await exchange(page, `and their dens ${tag}`, `Holts ${tag}.`);
       const key = await page.locator('main.chat').getAttribute('data-session-key');
       // Copy
-      await users(page).first().getByRole('button', { name: 'Copy message' }).click();
+      await users(page).first().getByRole('button', { name: 'Copy text' }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`tell me about otters ${tag}`);
       // Edit the first message
       await users(page).first().getByTestId('edit-message').click();
-      const box = page.getByRole('textbox', { name: 'Edit message' });
+      const box = page.getByRole('textbox', { name: 'Edited text' });
       await box.waitFor();
       await shot(page, `edit-message-${theme}`);
       await box.fill(`tell me about beavers ${tag}`);

@@ -39,7 +39,7 @@ describe('New chat then send, on a slow connection', () => {
       await box.press('Enter');
       // the run ends (the sidebar lists the chat), then the pane must hold exactly this exchange
       await page.getByTestId('session-title').filter({ hasText: `round ${i}` }).waitFor({ timeout: 15_000 });
-      await expect.poll(() => page.getByTestId('user-message').allTextContents(), { timeout: 15_000, message: `round ${i}` }).toEqual([`round ${i}`]);
+      await expect.poll(() => page.locator('[data-testid="user-message"] .msg-user-bubble').allTextContents(), { timeout: 15_000, message: `round ${i}` }).toEqual([`round ${i}`]);
       const reply = page.getByTestId('assistant-message');
       await expect.poll(() => reply.count(), { timeout: 15_000, message: `round ${i}` }).toBe(1);
       await expect.poll(() => reply.getAttribute('data-status'), { timeout: 15_000, message: `round ${i}` }).toBe('done');

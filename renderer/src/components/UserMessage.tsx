@@ -21,7 +21,7 @@ export const UserMessage = memo(function UserMessage({ turn }: { turn: UserTurn 
       )}
       {!editing && sent && (
         <div className="msg-user-actions">
-          <CopyButton text={turn.text} label="Copy message" />
+          <CopyButton text={turn.text} label="Copy text" />
           <button
             type="button"
             className="btn btn-quiet btn-small"
@@ -65,7 +65,7 @@ function EditBox({ turn, onDone }: { turn: UserTurn; onDone: () => void }) {
   };
   return (
     <div className="msg-edit" data-testid="edit-box">
-      <textarea ref={box} aria-label="Edit message" value={text} rows={Math.min(8, Math.max(2, text.split('\n').length))} onChange={(e) => setText(e.target.value)} onKeyDown={onKey} />
+      <textarea ref={box} aria-label="Edited text" value={text} rows={Math.min(8, Math.max(2, text.split('\n').length))} onChange={(e) => setText(e.target.value)} onKeyDown={onKey} />
       <div className="msg-edit-actions">
         <span className="muted">The chat goes on from here; this version stays in the chat list.</span>
         <button type="button" className="btn btn-small" onClick={onDone}>
