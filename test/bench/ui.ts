@@ -1,8 +1,10 @@
 /**
  * `npm run bench:ui`: the chat view under load, in Debian Chromium against `out/main/web.js`.
  *
- * 1. Opens a session of 5 000 stored messages (markdown, tables and code blocks among them) and times it from
- *    navigation to the last message on screen (goal < 300 ms).
+ * 1. Opens a session of 20 000 stored messages (markdown, tables and code blocks among them) and times it from
+ *    navigation to the last message on screen (goal < 300 ms); then Ctrl+Home pressed as soon as it is open, timed
+ *    to the first message on screen (goal ≤ 2 s, the earlier part loading included), and find-in-chat (Ctrl+F) to
+ *    a match near the start.
  * 2. Streams a reply at ~50 deltas/s (the fake Anthropic server, real SDK and engine) while the view follows the
  *    output, then while the reader scrolls through the history; frames are counted with requestAnimationFrame and
  *    long tasks come from the browser's PerformanceObserver (goal ≥ 55 fps, no long task over 50 ms).
@@ -17,7 +19,7 @@ import type { Message } from '../../main/engine/messages.js';
 import { startFakeAnthropic } from '../fake/index.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ensureBuilt, makeFolders, offlineEnv, startWebServer } from '../e2e/helpers.js';
 
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const STREAM_SECONDS = Number(process.env.BENCH_STREAM_SECONDS ?? 8);
 const DELTAS_PER_SECOND = 50;
 
@@ -148,6 +150,37 @@ async function main(): Promise<void> {
     const marks = (await page.evaluate(
       `(() => { const n = performance.getEntriesByType('navigation')[0]; const m = Object.fromEntries(performance.getEntriesByType('mark').map((e) => [e.name.replace('agentdesk:', ''), Math.round(e.startTime)])); return { domContentLoaded: Math.round(n.domContentLoadedEventEnd), ...m }; })()`,
     )) as Record<string, number>;
+    // Ctrl+Home the moment the chat is open: the earlier part still loading, timed to the first message on screen
+    const firstMs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await page.reload();
+      await page.getByText('bench-last-message').waitFor({ timeout: 60_000 });
+      await page.evaluate(`(() => {
+        window.__first = undefined;
+        const t0 = performance.now();
+        const check = () => {
+          const el = [...document.querySelectorAll('[data-testid="user-message"]')].find((e) => e.textContent.startsWith('Question 0:'));
+          if (el && el.getBoundingClientRect().bottom > 0) window.__first = performance.now() - t0;
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      })()`);
+      await page.keyboard.press('Control+Home');
+      let ms: number | undefined;
+      for (const end = Date.now() + 30_000; ms === undefined && Date.now() < end; await page.waitForTimeout(20)) ms = (await page.evaluate('window.__first')) as number | undefined;
+      if (ms === undefined) throw new Error('Ctrl+Home did not reach the first message in 30 s');
+      firstMs.push(Math.round(ms));
+    }
+    const firstMessageMs = [...firstMs].sort((a, b) => a - b)[1]!;
+    // find-in-chat: a match near the start of the chat, from the last key typed to the match on screen
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Control+f');
+    const t0 = Date.now();
+    await page.getByLabel('Find in this chat').fill('Question 10:');
+    await page.locator('[data-found="true"]').filter({ hasText: 'Question 10:' }).waitFor({ timeout: 30_000 });
+    const findMs = Date.now() - t0;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+End');
     const idle = await sample(page, 2);
 
     const chunks = Math.ceil(STREAM_TEXT.length / 8);
@@ -161,19 +194,21 @@ async function main(): Promise<void> {
       await page.mouse.wheel(0, -600);
       await page.waitForTimeout(50);
     }));
-    const result = { loadavg: loadavg(), marks, messages: MESSAGES, deltasPerSecond: DELTAS_PER_SECOND, streamedDeltas: chunks, openMs, opens, idle, following, scrolling };
+    const result = { loadavg: loadavg(), marks, messages: MESSAGES, deltasPerSecond: DELTAS_PER_SECOND, streamedDeltas: chunks, openMs, opens, firstMessageMs, firstMs, findMs, idle, following, scrolling };
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, 'bench-ui.json'), `${JSON.stringify(result, null, 2)}\n`);
     const row = (name: string, s: Sample) =>
       `${name.padEnd(34)} ${String(s.fps).padStart(6)} fps   worst second ${String(s.worstSecondFps).padStart(3)}   long tasks ${s.longTasks} (max ${s.longestTaskMs} ms)`;
     console.log(`chat view, ${MESSAGES} messages in the session — load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (absolute figures drift on a shared machine)`);
     console.log(`open the session (median of 3)        ${openMs} ms   [${opens.join(', ')}]`);
+    console.log(`Ctrl+Home at open → first message (median of 3)  ${firstMessageMs} ms   [${firstMs.join(', ')}]`);
+    console.log(`find-in-chat → a match near the start        ${findMs} ms`);
     console.log(`  where it goes (ms since navigation): ${Object.entries(marks).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     console.log(row('idle', idle));
     console.log(row(`streaming ${DELTAS_PER_SECOND} deltas/s, following`, following));
     console.log(row(`streaming ${DELTAS_PER_SECOND} deltas/s, scrolling up`, scrolling));
-    const ok = openMs < 300 && [following, scrolling].every((s) => s.fps >= 55 && s.longestTaskMs <= 50);
-    console.log(ok ? 'goals met (≥ 55 fps, no long task over 50 ms, open < 300 ms)' : 'goals NOT met (≥ 55 fps, no long task over 50 ms, open < 300 ms)');
+    const ok = openMs < 300 && firstMessageMs <= 2000 && [following, scrolling].every((s) => s.fps >= 55 && s.longestTaskMs <= 50);
+    console.log(ok ? 'goals met (≥ 55 fps, no long task over 50 ms, open < 300 ms, first message ≤ 2 s)' : 'goals NOT met (≥ 55 fps, no long task over 50 ms, open < 300 ms, first message ≤ 2 s)');
   } finally {
     await browser.close();
     await web.stop();

@@ -31,7 +31,8 @@ const schemas = {
   'sessions.history': z.object({ sessionKey }).strict(),
   /** E10: a `/compact` run in the session's lane (its events and result as for any run). */
   'sessions.compact': z.object({ sessionKey }).strict(),
-  'sessions.open': z.object({ sessionKey, limit: z.number().int().min(1).max(1_000_000).optional() }).strict(),
+  /** `upTo`: only the earlier part — the first `upTo` messages (a long chat's `omitted` ones, loaded after it opened). */
+  'sessions.open': z.object({ sessionKey, limit: z.number().int().min(1).max(1_000_000).optional(), upTo: z.number().int().min(0).optional() }).strict(),
   'sessions.create': z.object({ model: modelRef.optional(), thinking: thinking.optional() }).strict(),
   'sessions.update': z
     .object({
@@ -172,6 +173,11 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       if (!entry) return { session: null, history: [], omitted: 0, active: snapshot };
       // Cut and limit the stored messages first (one message = one history entry): only what is shown is converted.
       const { messages, compactions } = await store.loadTranscript(entry.sessionId);
+      if (p.upTo !== undefined) {
+        // the earlier part of a long chat: its messages and the compaction dividers among them (never the run)
+        const part = messages.slice(0, p.upTo);
+        return { session: toSummary(entry), history: toHistory(part, compactions.filter((c) => c.atMessage < part.length)), omitted: 0, active: null };
+      }
       const before = snapshot
         ? cutAtActiveRun(messages, (m) => m.role === 'user' && m.content === snapshot.message, snapshot.acceptedAt)
         : messages;

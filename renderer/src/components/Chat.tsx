@@ -7,6 +7,7 @@ import { useSessions } from '../store/sessions-store.js';
 import { Composer } from './Composer.js';
 import { ErrorBanner } from './ErrorBanner.js';
 import { MessageList } from './MessageList.js';
+import { FindBar } from './FindBar.js';
 import { RestoreDialog } from '../checkpoints/RestoreDialog.js';
 import { RestoreNotice } from '../checkpoints/RestoreNotice.js';
 
@@ -61,6 +62,7 @@ export function Chat() {
   const ready = useSessions((s) => !!s.started && !s.opening);
   return (
     <main className="chat" data-session-key={sessionKey} data-ready={ready ? 'true' : 'false'}>
+      <FindBar />
       <MessageList />
       <div className="composer-wrap">
         <RestoreNotice />

@@ -1,4 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
+import { setListNav } from '../lib/list-nav.js';
+import { FIRST_INDEX, showEarlier } from '../store/sessions-store.js';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useChat } from '../store/chat-store.js';
 import type { AssistantTurn, Turn } from '../store/types.js';
@@ -14,11 +16,15 @@ function Empty() {
   );
 }
 
-const itemContent = (_: number, turn: Turn) => (
-  <div className="messages-inner">
-    {turn.kind === 'user' ? <UserMessage turn={turn} /> : <AssistantMessage turn={turn} />}
-  </div>
-);
+function Item({ turn }: { turn: Turn }) {
+  const found = useChat((s) => s.found === turn.id);
+  return (
+    <div className={found ? 'messages-inner msg-found' : 'messages-inner'} data-found={found ? 'true' : undefined}>
+      {turn.kind === 'user' ? <UserMessage turn={turn} /> : <AssistantMessage turn={turn} />}
+    </div>
+  );
+}
+const itemContent = (_: number, turn: Turn) => <Item turn={turn} />;
 const itemKey = (_: number, turn: Turn) => turn.id;
 
 /** The streaming run, if the conversation ends with one: it is drawn below the list, not as a list item. */
@@ -76,6 +82,58 @@ export function MessageList() {
   const list = useRef<VirtuosoHandle>(null);
   // Sending a message brings the end of the conversation back into view and follows the reply again, even when
   // the list had stopped following (a tall message can outgrow the at-bottom margin before the scroll catches up).
+  const firstItemIndex = useChat((s) => s.firstItemIndex ?? FIRST_INDEX);
+  // find-in-chat and Ctrl+Home / Ctrl+End move the list (the earlier part of a long chat is loaded first)
+  useEffect(() => {
+    const toStart = async () => {
+      await showEarlier();
+      atBottom.current = false;
+      list.current?.scrollToIndex({ index: 0, align: 'start' });
+      // heights are measured as items render: settle on the top once they are
+      for (let i = 0; i < 5; i++) {
+        await new Promise((r) => requestAnimationFrame(r));
+        if (scroller.current && scroller.current.scrollTop > 0) scroller.current.scrollTop = 0;
+      }
+    };
+    const toEnd = () => {
+      atBottom.current = true;
+      list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+      requestAnimationFrame(() => context.follow());
+    };
+    setListNav({
+      toTurn(index) {
+        const turn = useChat.getState().turns[index];
+        useChat.setState({ found: turn?.id });
+        atBottom.current = false;
+        // a scroll asked for while the list takes in the earlier part can be dropped: asked again until it shows
+        const go = (tries: number) => {
+          list.current?.scrollToIndex({ index, align: 'center' });
+          requestAnimationFrame(() => {
+            if (tries > 0 && useChat.getState().found === turn?.id && !scroller.current?.querySelector('[data-found="true"]')) go(tries - 1);
+          });
+        };
+        go(20);
+      },
+      toStart: () => void toStart(),
+      toEnd,
+    });
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || (e.key !== 'Home' && e.key !== 'End')) return;
+      const t = e.target;
+      // in a text field with text, Ctrl+Home moves the caret; an empty one (the composer, mostly) does not need it
+      if (t instanceof HTMLTextAreaElement || t instanceof HTMLInputElement) {
+        if (t.value !== '') return;
+      }
+      e.preventDefault();
+      if (e.key === 'Home') void toStart();
+      else toEnd();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      setListNav(undefined);
+    };
+  }, [context]);
   const lastUser = useChat((s) => lastUserTurnId(s.turns));
   const seenUser = useRef(lastUser);
   useEffect(() => {
@@ -101,6 +159,7 @@ export function MessageList() {
       role="log"
       aria-label="Conversation"
       data={settled}
+      firstItemIndex={firstItemIndex}
       context={context}
       components={components}
       computeItemKey={itemKey}

@@ -35,6 +35,10 @@ export interface ChatState {
   sessions: SessionSummary[];
   /** Ctrl/Cmd+K: the switcher, opened on sessions and models or on models only ("Switch model"). */
   palette?: 'all' | 'models';
+  /** The turn find-in-chat is on (outlined). */
+  found?: string;
+  /** The message list's index of its first turn (lowered when the earlier part of a long chat is put above). */
+  firstItemIndex?: number;
   /** "Switch model" on a failed reply: the turn the model picked next retries. */
   retryOnPick?: string;
   /** "Open settings" from an error: the app frame shows this section (it subscribes to this field). */

@@ -213,7 +213,7 @@ export function applyEvents(turns: Turn[], events: AgentEvent[], sessionKey: str
 }
 
 /** Stored transcript → turns: consecutive assistant/toolResult entries after a user message form one turn. */
-export function historyToTurns(entries: HistoryEntry[]): Turn[] {
+export function historyToTurns(entries: HistoryEntry[], idPrefix = 'h'): Turn[] {
   const turns: Turn[] = [];
   let current: AssistantTurn | undefined;
   entries.forEach((entry, i) => {
@@ -221,16 +221,16 @@ export function historyToTurns(entries: HistoryEntry[]): Turn[] {
       // E10 record: the divider stands where the context was compacted
       const part: TurnPart = { kind: 'compaction', phase: 'end', tokensBefore: entry.tokensBefore, tokensAfter: entry.tokensAfter };
       if (current) current.parts = [...current.parts, part];
-      else turns.push({ ...newAssistantTurn(undefined, `h${i}`), status: 'done', callTurn: -1, parts: [part] });
+      else turns.push({ ...newAssistantTurn(undefined, `${idPrefix}${i}`), status: 'done', callTurn: -1, parts: [part] });
       return;
     }
     if (entry.role === 'user') {
       current = undefined;
-      turns.push({ kind: 'user', id: `h${i}`, text: entry.text, ts: entry.timestamp, ...(entry.attachments?.length ? { attachments: entry.attachments } : {}) });
+      turns.push({ kind: 'user', id: `${idPrefix}${i}`, text: entry.text, ts: entry.timestamp, ...(entry.attachments?.length ? { attachments: entry.attachments } : {}) });
       return;
     }
     if (!current) {
-      current = { ...newAssistantTurn(undefined, `h${i}`), status: 'done', callTurn: -1 };
+      current = { ...newAssistantTurn(undefined, `${idPrefix}${i}`), status: 'done', callTurn: -1 };
       turns.push(current);
     }
     const turn: AssistantTurn = current;

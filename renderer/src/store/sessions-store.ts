@@ -79,7 +79,6 @@ export const closeDrawer = (): void => useSessions.setState({ drawer: false });
  * 300 ms); "Show earlier messages" loads more.
  */
 export const OPEN_LIMIT = 40;
-let openLimit = OPEN_LIMIT;
 
 let transport: RendererTransport | undefined;
 let markStarted: () => void = () => undefined;
@@ -111,13 +110,14 @@ export function openSession(sessionKey: string, limit: number = OPEN_LIMIT, opts
 
 async function openSessionNow(sessionKey: string, limit: number, opts: { keepView?: boolean }): Promise<void> {
   const token = ++openToken;
-  openLimit = limit;
   collecting = { sessionKey, events: [] };
   rememberLastSession(sessionKey);
   const known = useSessions.getState().sessions.find((s) => s.sessionKey === sessionKey);
   const { models, appInfo } = useChat.getState();
   useChat.setState({
     sessionKey,
+    found: undefined,
+    firstItemIndex: FIRST_INDEX,
     turns: [],
     error: undefined,
     model: known?.model && models.some((m) => m.ref === known.model) ? known.model : appInfo ? defaultModel(models, appInfo) : useChat.getState().model,
@@ -139,8 +139,10 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
       const started = new Set(live.filter((e) => e.stream === 'lifecycle' && (e.data as { phase: string }).phase === 'start').map((e) => e.runId));
       turns = applyEvents(turns, live.filter((e) => started.has(e.runId)), sessionKey);
     }
-    useChat.setState({ turns });
+    useChat.setState({ turns, firstItemIndex: FIRST_INDEX });
     useSessions.setState({ omitted: opened.omitted });
+    // A long chat opens with its latest messages; the earlier part follows at once, above them (the view stays put)
+    if (opened.omitted > 0) setTimeout(() => void loadEarlier(sessionKey, token), 0);
   } catch (err) {
     if (token === openToken) useChat.setState({ error: `Could not open this chat: ${message(err)}` });
   } finally {
@@ -151,10 +153,35 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
   }
 }
 
-/** Loads older history of the open session (four times as much each time). */
+/** The list's index of its first item (react-virtuoso's firstItemIndex): lowered by what is put above it. */
+export const FIRST_INDEX = 10_000_000;
+let earlierLoading: Promise<void> | undefined;
+
+/**
+ * The earlier part of a long chat (issue 18 item 18): every message before those it opened with, put above them
+ * in one go — so scrolling up, Ctrl+Home and find reach the first message.
+ */
+function loadEarlier(sessionKey: string, token: number): Promise<void> {
+  earlierLoading ??= (async () => {
+    const upTo = useSessions.getState().omitted;
+    if (upTo === 0) return;
+    try {
+      const earlier = await api().request('sessions.open', { sessionKey, upTo });
+      if (token !== openToken || useChat.getState().sessionKey !== sessionKey) return;
+      const older = historyToTurns(earlier.history, 'e');
+      useChat.setState((s) => ({ turns: [...older, ...s.turns], firstItemIndex: (s.firstItemIndex ?? FIRST_INDEX) - older.length }));
+      useSessions.setState({ omitted: 0 });
+    } catch (err) {
+      if (token === openToken) setNotice(`Could not load the earlier messages: ${message(err)}`);
+    }
+  })().finally(() => (earlierLoading = undefined));
+  return earlierLoading;
+}
+
+/** Loads the earlier part of the open chat now, if it is not loaded yet (Ctrl+Home, find, the Earlier bar). */
 export async function showEarlier(): Promise<void> {
   const sessionKey = useChat.getState().sessionKey;
-  if (sessionKey) await openSession(sessionKey, openLimit * 4);
+  if (sessionKey && useSessions.getState().omitted > 0) await loadEarlier(sessionKey, openToken);
 }
 
 const isEmpty = (key: string) => {
