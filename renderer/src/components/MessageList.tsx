@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { setListNav } from '../lib/list-nav.js';
 import { FIRST_INDEX, showEarlier } from '../store/sessions-store.js';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
@@ -86,6 +86,7 @@ export function MessageList() {
   // find-in-chat and Ctrl+Home / Ctrl+End move the list (the earlier part of a long chat is loaded first)
   useEffect(() => {
     const toStart = async () => {
+      moved.current = true;
       await showEarlier();
       atBottom.current = false;
       list.current?.scrollToIndex({ index: 0, align: 'start' });
@@ -102,6 +103,7 @@ export function MessageList() {
     };
     setListNav({
       toTurn(index) {
+        moved.current = true;
         const turn = useChat.getState().turns[index];
         useChat.setState({ found: turn?.id });
         atBottom.current = false;
@@ -134,6 +136,25 @@ export function MessageList() {
       setListNav(undefined);
     };
   }, [context]);
+  // The earlier part put above: a reader who has not moved the list yet sees it start again at the end (a new
+  // mount — the list's own first scroll may still be pending, and would land on the old index); one who scrolled
+  // keeps the view (firstItemIndex).
+  const moved = useRef(false);
+  const [generation, setGeneration] = useState(0);
+  const prepended = useRef(firstItemIndex);
+  useEffect(() => {
+    moved.current = false;
+  }, [sessionKey]);
+  useLayoutEffect(() => {
+    if (firstItemIndex === prepended.current) return;
+    const grew = firstItemIndex < prepended.current;
+    prepended.current = firstItemIndex;
+    if (grew && !moved.current) {
+      atBottom.current = true;
+      setGeneration((g) => g + 1);
+    }
+  }, [firstItemIndex]);
+  const onMove = () => (moved.current = true);
   const lastUser = useChat((s) => lastUserTurnId(s.turns));
   const seenUser = useRef(lastUser);
   useEffect(() => {
@@ -154,7 +175,11 @@ export function MessageList() {
   return (
     <Virtuoso
       ref={list}
-      key={sessionKey}
+      key={`${sessionKey}:${generation}`}
+      onWheel={onMove}
+      onTouchStart={onMove}
+      onMouseDown={onMove}
+      onKeyDown={onMove}
       className="messages"
       role="log"
       aria-label="Conversation"

@@ -155,14 +155,15 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
 
 /** The list's index of its first item (react-virtuoso's firstItemIndex): lowered by what is put above it. */
 export const FIRST_INDEX = 10_000_000;
-let earlierLoading: Promise<void> | undefined;
+let earlierLoading: { token: number; done: Promise<void> } | undefined;
 
 /**
  * The earlier part of a long chat (issue 18 item 18): every message before those it opened with, put above them
  * in one go — so scrolling up, Ctrl+Home and find reach the first message.
  */
 function loadEarlier(sessionKey: string, token: number): Promise<void> {
-  earlierLoading ??= (async () => {
+  if (earlierLoading?.token === token) return earlierLoading.done;
+  const done = (async () => {
     const upTo = useSessions.getState().omitted;
     if (upTo === 0) return;
     try {
@@ -174,8 +175,11 @@ function loadEarlier(sessionKey: string, token: number): Promise<void> {
     } catch (err) {
       if (token === openToken) setNotice(`Could not load the earlier messages: ${message(err)}`);
     }
-  })().finally(() => (earlierLoading = undefined));
-  return earlierLoading;
+  })().finally(() => {
+    if (earlierLoading?.token === token) earlierLoading = undefined;
+  });
+  earlierLoading = { token, done };
+  return done;
 }
 
 /** Loads the earlier part of the open chat now, if it is not loaded yet (Ctrl+Home, find, the Earlier bar). */
