@@ -36,7 +36,7 @@ async function branchAndSend(user: UserTurn, text: string, keep: boolean): Promi
   }
   if (useChat.getState().sessionKey !== sessionKey) return false;
   useChat.setState((s) => ({ turns: s.turns.slice(0, s.turns.indexOf(user) === -1 ? at : s.turns.indexOf(user)) }));
-  return sendMessage(text);
+  return sendMessage(text, user.attachments ?? []); // the message's attachments go with it again
 }
 
 /** Edit: `userTurnId`'s message replaced by `text`; the conversation goes on from there (the old one is kept). */
