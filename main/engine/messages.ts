@@ -122,6 +122,8 @@ export interface ToolResultMessage {
   timestamp: number;
   /** Images the tool returned (`content` names them too, for models that are given no images). */
   images?: ImageData[];
+  /** How long the tool ran (shown again after a reload, issue 18 item 3; never sent to a model). */
+  durationMs?: number;
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

@@ -40,7 +40,15 @@ export function toHistory(messages: readonly Message[], compactions: readonly Co
 function toEntry(m: Message): HistoryEntry {
   if (m.role === 'user') return { role: 'user', text: m.content, timestamp: m.timestamp, ...(m.attachments?.length ? { attachments: m.attachments.map(toAttachmentDto) } : {}) };
   if (m.role === 'toolResult') {
-    return { role: 'toolResult', toolCallId: m.toolCallId, toolName: m.toolName, content: m.content, isError: m.isError, timestamp: m.timestamp };
+    return {
+      role: 'toolResult',
+      toolCallId: m.toolCallId,
+      toolName: m.toolName,
+      content: m.content,
+      isError: m.isError,
+      timestamp: m.timestamp,
+      ...(m.durationMs !== undefined ? { durationMs: m.durationMs } : {}),
+    };
   }
   let text = '';
   let thinking = '';
@@ -61,5 +69,6 @@ function toEntry(m: Message): HistoryEntry {
     timestamp: m.timestamp,
     model: `${m.provider}/${m.model}`,
     ...(m.api === 'demo' || m.provider === 'demo' ? { demo: true } : {}),
+    usage: { input: m.usage.input, output: m.usage.output, cacheRead: m.usage.cacheRead, cacheWrite: m.usage.cacheWrite },
   };
 }

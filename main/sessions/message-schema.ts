@@ -58,6 +58,7 @@ export const messageSchema = z.discriminatedUnion('role', [
     isError: z.boolean(),
     timestamp: finite,
     images: z.array(imageSchema).optional(),
+    durationMs: finite.optional(),
   }),
 ]);
 

@@ -72,7 +72,9 @@ export type HistoryEntry =
       /** "provider/model" that wrote this message, and whether it was the offline demo model. */
       model?: string;
       demo?: boolean;
+      /** The tokens of this model call (a reloaded reply shows its tokens and cost like a live one). */
+      usage?: { input: number; output: number; cacheRead: number; cacheWrite: number };
     }
-  | { role: 'toolResult'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number }
+  | { role: 'toolResult'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number; durationMs?: number }
   /** E10: the context was compacted here; earlier entries are summarised for the model (a divider in the UI). */
   | { role: 'compaction'; summary: string; tokensBefore: number; tokensAfter: number; timestamp: number };

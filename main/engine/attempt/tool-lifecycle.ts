@@ -116,5 +116,5 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
     isError,
     durationMs,
   });
-  return { role: 'toolResult', toolCallId: call.id, toolName, content, isError, timestamp: ctx.now(), ...(images ? { images } : {}) };
+  return { role: 'toolResult', toolCallId: call.id, toolName, content, isError, timestamp: ctx.now(), durationMs, ...(images ? { images } : {}) };
 }

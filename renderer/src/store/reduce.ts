@@ -235,6 +235,22 @@ export function historyToTurns(entries: HistoryEntry[], idPrefix = 'h'): Turn[] 
     }
     const turn: AssistantTurn = current;
     if (entry.role === 'assistant') {
+      // a failed attempt the run recovered from (a key or model switch, a retry) is not how the turn ended
+      if (turn.status === 'error' && entry.stopReason !== 'error' && !entry.errorMessage) {
+        turn.status = 'done';
+        turn.error = undefined;
+      }
+      // the same figures as a live reply: who answered, the last call's context, the output of every call
+      if (entry.model && entry.stopReason !== 'error') {
+        turn.model ??= entry.model;
+        turn.answeredBy = entry.model;
+      }
+      if (entry.demo) turn.demo = true;
+      if (entry.usage && (entry.usage.input || entry.usage.output || entry.usage.cacheRead || entry.usage.cacheWrite)) {
+        const u = entry.usage;
+        const output = (turn.usage?.output ?? 0) + u.output;
+        turn.usage = { input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, output, total: u.input + u.cacheRead + u.cacheWrite + output };
+      }
       // each stored message is one model call: its own thinking row, then text, then tool rows
       if (entry.thinking) turn.parts = [...turn.parts, { kind: 'thinking', text: entry.thinking, turn: i }];
       if (entry.text) turn.parts = appendStream(turn.parts, 'text', entry.text, i);
@@ -253,6 +269,7 @@ export function historyToTurns(entries: HistoryEntry[], idPrefix = 'h'): Turn[] 
         ...t,
         status: entry.isError ? 'error' : 'ok',
         result: entry.content,
+        ...(entry.durationMs !== undefined ? { durationMs: entry.durationMs } : {}),
       }));
     }
   });
