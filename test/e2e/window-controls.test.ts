@@ -169,9 +169,14 @@ describe('settings that say what they did', () => {
     await page.close();
   });
 
-  it.skipIf(!hasKeychain)('a removed key can be put back', async () => {
+  it.skipIf(!hasKeychain)('a removed key can be put back; the page says in which order keys are used (item 10)', async () => {
     const page = await openApp(rig, SIZES[0], 'light');
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    // the order the engine uses (E6: last good, then least recently used, then the list), not "top to bottom"
+    const order = await page.getByTestId('key-order').textContent();
+    expect(order).toContain('the key that worked last is used first');
+    expect(order).toContain('the one used longest ago first, then the order of this list');
+    expect(order).not.toContain('top to bottom');
     await page.getByLabel('Key provider').selectOption('fake');
     await page.getByLabel('Key label').fill('undo-me');
     await page.getByLabel('API key', { exact: true }).fill('sk-ant-window-undo-key-0042');

@@ -55,7 +55,13 @@ export function KeysSection() {
           )}
         </div>
       )}
-      {canStore && <p className="muted">Keys go to your system keychain and are shown masked. For each provider, keys are tried top to bottom.</p>}
+      {canStore && (
+        <p className="muted" data-testid="key-order">
+          Keys go to your system keychain and are shown masked. For each provider the key that worked last is used first; when it is
+          rate-limited or fails, the next one takes over — the one used longest ago first, then the order of this list (↑/↓). To always
+          start with one key, mark it <code>preferred</code> in config.json.
+        </p>
+      )}
       {providers.map((prov) => {
         const mine = profiles.filter((p) => p.provider === prov);
         const envs = envProfiles.filter((p) => p.provider === prov);
