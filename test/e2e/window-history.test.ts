@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { describeLayout, layoutProblems } from './layout-check.js';
 import { SIZES, openApp, send, shot, startRig, type WindowRig } from './window-helpers.js';
 
 let rig: WindowRig;
@@ -62,6 +63,8 @@ describe('a reply after a reload', () => {
       const after = await seen();
       await shot(page, `history-after-reload-${theme}`);
       expect(after).toEqual(before);
+      // a top bar with a cooling key in it still fits (nothing cut off at the edge, nothing scrolls)
+      expect(describeLayout(await layoutProblems(page))).toEqual([]);
       expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
       await page.close();
     }, 90_000);
