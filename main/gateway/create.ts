@@ -10,6 +10,7 @@ import { GatewayError, type GatewayApi } from './types.js';
 import { loadConfig } from '../engine/config/load.js';
 import type { AppConfig } from '../engine/config/schema.js';
 import { resolveModel } from '../engine/models.js';
+import { knownPrice } from '../usage/prices.js';
 import type { ModelDef, StreamFn } from '../providers/types.js';
 import { streamFnFor } from '../providers/registry.js';
 import { createDemoStream } from '../providers/demo.js';
@@ -291,6 +292,13 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     now,
     timers,
     checkModel: (ref) => void resolveModel(config, ref),
+    priceOf: (ref) => {
+      try {
+        return resolveModel(config, ref).cost;
+      } catch {
+        return knownPrice(ref); // a model no longer configured: its list price, as the ledger kept it
+      }
+    },
     onSessionEnd: (e) => void hooks.fire('session_end', e, { sessionKey: e.sessionKey, sessionId: e.sessionId }),
     onPurge: (sessionKey) => checkpoints.forgetSession(sessionKey),
     compact: async (sessionKey) => toAccepted(await accept({ message: '/compact', sessionKey })),

@@ -1,10 +1,15 @@
 /** Turns transcript messages into displayable history entries (think tags moved to the thinking text). */
 import type { HistoryEntry } from '../../preload/contract.js';
-import type { Message } from '../engine/messages.js';
+import type { AssistantMessage, Message } from '../engine/messages.js';
 import { stripThinkTags } from '../engine/stream/think-tags.js';
 import type { CompactionMark } from '../sessions/transcript.js';
 import { classifyError } from '../engine/classify.js';
 import { toAttachmentDto } from './methods/attachments.js';
+import { costOf } from '../engine/attempt/usage.js';
+import type { ModelCost } from '../providers/types.js';
+
+/** The price of a "provider/model" ref as a run bills it (the config entry's cost, else the list price). */
+export type PriceOf = (ref: string) => ModelCost | undefined;
 
 const PROVIDER_NAME: Record<string, string> = { anthropic: 'Anthropic', 'openai-chat': 'OpenAI', 'openai-responses': 'OpenAI' };
 
@@ -22,8 +27,8 @@ export function storedErrorLine(api: string, stopReason: string, raw: string | u
 }
 
 /** Every message of the transcript, with a `compaction` divider where each compaction record stands. */
-export function toHistory(messages: readonly Message[], compactions: readonly CompactionMark[] = []): HistoryEntry[] {
-  const entries = messages.map(toEntry);
+export function toHistory(messages: readonly Message[], compactions: readonly CompactionMark[] = [], priceOf: PriceOf = () => undefined): HistoryEntry[] {
+  const entries = messages.map((m) => toEntry(m, priceOf));
   // Insert from the last mark backwards so earlier positions stay valid.
   for (const { record, atMessage } of [...compactions].reverse()) {
     entries.splice(Math.min(atMessage, entries.length), 0, {
@@ -37,7 +42,7 @@ export function toHistory(messages: readonly Message[], compactions: readonly Co
   return entries;
 }
 
-function toEntry(m: Message): HistoryEntry {
+function toEntry(m: Message, priceOf: PriceOf): HistoryEntry {
   if (m.role === 'user') return { role: 'user', text: m.content, timestamp: m.timestamp, ...(m.attachments?.length ? { attachments: m.attachments.map(toAttachmentDto) } : {}) };
   if (m.role === 'toolResult') {
     return {
@@ -70,5 +75,12 @@ function toEntry(m: Message): HistoryEntry {
     model: `${m.provider}/${m.model}`,
     ...(m.api === 'demo' || m.provider === 'demo' ? { demo: true } : {}),
     usage: { input: m.usage.input, output: m.usage.output, cacheRead: m.usage.cacheRead, cacheWrite: m.usage.cacheWrite },
+    ...withCost(m, priceOf),
   };
+}
+
+/** What this call was billed (USD), as the run's `meta.usage.cost` and the ledger count it; absent when unpriced. */
+function withCost(m: AssistantMessage, priceOf: PriceOf): { cost?: number } {
+  const cost = costOf(m.usage, priceOf(`${m.provider}/${m.model}`));
+  return cost === undefined ? {} : { cost };
 }

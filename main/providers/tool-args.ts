@@ -71,11 +71,6 @@ export function cutOffError(raw: string, byLimit: boolean): string {
 
 const truncate = (s: string, max = 200): string => (s.length > max ? `${s.slice(0, max)}…` : s);
 
-/** Best-effort repair of one JSON object (see repairJsonEnd); the repaired text only. */
-export function repairJson(raw: string): string | undefined {
-  return repairJsonEnd(raw)?.text;
-}
-
 /**
  * Best-effort repair of one JSON object: drops text before the first `{` and after the object closes, drops
  * trailing commas; when the text ends inside the object, closes an unterminated string, completes a dangling

@@ -74,6 +74,8 @@ export type HistoryEntry =
       demo?: boolean;
       /** The tokens of this model call (a reloaded reply shows its tokens and cost like a live one). */
       usage?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+      /** What this call was billed in USD (the model's price as runs bill it); absent when the model is unpriced. */
+      cost?: number;
     }
   | { role: 'toolResult'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number; durationMs?: number }
   /** E10: the context was compacted here; earlier entries are summarised for the model (a divider in the UI). */

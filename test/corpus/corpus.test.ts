@@ -11,7 +11,6 @@ import { parseToolArgs } from '../../main/providers/tool-args.js';
 import {
   couldBeSilentReply,
   isSilentReply,
-  startsWithSilentToken,
   stripLeadingSilentToken,
   stripSilentToken,
 } from '../../main/engine/stream/silent.js';
@@ -75,7 +74,8 @@ describe('silent token (tokens.test.ts → silent.ts)', () => {
       case 'stripLeadingSilentToken':
         return stripLeadingSilentToken(c.input);
       case 'startsWithSilentToken':
-        return startsWithSilentToken(c.input);
+        // OpenClaw's predicate, as our product uses it: the glued token is what stripLeadingSilentToken takes off
+        return stripLeadingSilentToken(c.input) !== c.input;
       case 'isSilentReplyPrefixText':
         return couldBeSilentReply(c.input);
     }

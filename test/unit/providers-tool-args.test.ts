@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseToolArgs, repairJson } from '../../main/providers/tool-args.js';
+import { parseToolArgs, repairJsonEnd } from '../../main/providers/tool-args.js';
 
 describe('parseToolArgs', () => {
   it.each([
@@ -66,13 +66,13 @@ describe('parseToolArgs', () => {
   });
 });
 
-describe('repairJson', () => {
+describe('repairJsonEnd: the repaired text', () => {
   it.each([
     ['{"a":1', '{"a":1}'],
     ['{"a":[{"b":"c', '{"a":[{"b":"c"}]}'],
     ['{"a":1} trailing', '{"a":1}'],
     ['no braces', undefined],
   ])('%s → %s', (raw, expected) => {
-    expect(repairJson(raw)).toBe(expected);
+    expect(repairJsonEnd(raw)?.text).toBe(expected);
   });
 });

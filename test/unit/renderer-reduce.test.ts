@@ -183,6 +183,18 @@ describe('historyToTurns', () => {
     // same wording and actions after a reload as live
     expect(third).toMatchObject({ status: 'error', error: 'Anthropic rate limit reached (429): slow down' });
   });
+  it.each([
+    ['every call priced: the calls summed, as the run billed them', [0.25, 0.5], 0.75],
+    ['one call unpriced: no cost rather than a partial one', [0.25, undefined], undefined],
+  ] as const)('a reloaded reply costs what the run was billed (%s)', (_what, costs, total) => {
+    const call = (i: number, cost: number | undefined): HistoryEntry => ({
+      role: 'assistant', text: `c${i}`, thinking: '', toolCalls: [], stopReason: 'stop', timestamp: 2 + i,
+      usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 }, ...(cost !== undefined ? { cost } : {}),
+    });
+    const [turn] = assistant(historyToTurns([{ role: 'user', text: 'hi', timestamp: 1 }, ...costs.map((c, i) => call(i, c))]));
+    expect(turn!.cost).toBe(total);
+    expect(turn!.usage).toMatchObject({ input: 100, output: 20 });
+  });
 });
 
 describe('compaction records in the history (E10)', () => {

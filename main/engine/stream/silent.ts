@@ -44,10 +44,6 @@ export function couldBeSilentReply(soFar: string): boolean {
 /** The token glued to the first word of a real reply ("NO_REPLYThe user is saying…"): a model's slip. */
 const GLUED = /^\s*NO_REPLY(?=\p{L})/iu;
 
-export function startsWithSilentToken(text: string): boolean {
-  return GLUED.test(text);
-}
-
 /** Drops a glued leading token: "NO_REPLYThe user is saying" → "The user is saying". */
 export function stripLeadingSilentToken(text: string): string {
   const m = GLUED.exec(text);

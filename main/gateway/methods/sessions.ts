@@ -17,7 +17,7 @@ import type { SessionEntry, SessionStore } from '../../sessions/store.js';
 import { newSessionKey } from '../../sessions/new-key.js';
 import { TakeBackRefusedError, keepAsChat, takeBack } from '../../sessions/keep-earlier.js';
 import { abortError } from '../../engine/abort.js';
-import { toHistory } from '../history.js';
+import { toHistory, type PriceOf } from '../history.js';
 import { modelRef, validatedMethods, sessionKey, thinking } from '../params.js';
 import { GatewayError } from '../types.js';
 import type { ActiveRuns } from './active-runs.js';
@@ -63,6 +63,8 @@ export interface SessionMethodDeps {
   now: () => number;
   /** Throws when `ref` is not a known model. */
   checkModel: (ref: string) => void;
+  /** A model's price as runs bill it (history shows each reply's cost from it). */
+  priceOf?: PriceOf;
   timers?: { setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (h: unknown) => void };
   undoWindowMs?: number;
   /** E19 `session_end`: a chat was deleted (its transcript ends here; a reset's is the store's). */
@@ -152,7 +154,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
 
   const history = async (entry: SessionEntry) => {
     const t = await store.loadTranscript(entry.sessionId);
-    return toHistory(t.messages, t.compactions);
+    return toHistory(t.messages, t.compactions, deps.priceOf);
   };
 
   const handlers: { [M in SessionMethod]: (p: z.infer<(typeof schemas)[M]>) => Promise<Methods[M][1]> } = {
@@ -176,7 +178,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       if (p.upTo !== undefined) {
         // the earlier part of a long chat: its messages and the compaction dividers among them (never the run)
         const part = messages.slice(0, p.upTo);
-        return { session: toSummary(entry), history: toHistory(part, compactions.filter((c) => c.atMessage < part.length)), omitted: 0, active: null };
+        return { session: toSummary(entry), history: toHistory(part, compactions.filter((c) => c.atMessage < part.length), deps.priceOf), omitted: 0, active: null };
       }
       const before = snapshot
         ? cutAtActiveRun(messages, (m) => m.role === 'user' && m.content === snapshot.message, snapshot.acceptedAt)
@@ -186,7 +188,7 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       const marks = compactions
         .filter((c) => c.atMessage >= shown.omitted && c.atMessage <= before.length)
         .map((c) => ({ ...c, atMessage: c.atMessage - shown.omitted }));
-      return { session: toSummary(entry), history: toHistory(shown.entries, marks), omitted: shown.omitted, active: snapshot };
+      return { session: toSummary(entry), history: toHistory(shown.entries, marks, deps.priceOf), omitted: shown.omitted, active: snapshot };
     },
     async 'sessions.create'(p) {
       checkModel(p.model);

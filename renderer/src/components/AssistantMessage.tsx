@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { BudgetActions } from '../usage/BudgetActions.js';
 import { describeError } from '../lib/errors.js';
 import { formatTokens } from '../lib/format.js';
-import { costOf, formatCost } from '../lib/prices.js';
+import { usdText } from '../usage/usage-store.js';
 import { removeQueued, requestSettings, useChat } from '../store/chat-store.js';
 import { busy, regenerate, retryRun, switchModelAndRetry } from '../store/branch-actions.js';
 import type { AssistantTurn, TurnPart } from '../store/types.js';
@@ -70,15 +70,15 @@ function RunError({ turn }: { turn: AssistantTurn }) {
 function RunFooter({ turn }: { turn: AssistantTurn }) {
   const text = turn.parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n\n');
   const usage = turn.usage;
-  const ref = turn.answeredBy ?? turn.model;
-  const cost = usage && ref ? costOf(usage, ref) : undefined;
+  // what the run was billed, as the ledger, the chat list and the top bar count it (the engine's prices)
+  const cost = turn.cost;
   if (text === '' && !usage) return null;
   return (
     <footer className="msg-foot">
       {usage && (
         <span className="muted msg-usage" data-testid="turn-usage" title={`input ${usage.input}, cache read ${usage.cacheRead}, cache write ${usage.cacheWrite}, output ${usage.output}`}>
           {formatTokens(usage.input + usage.cacheRead + usage.cacheWrite)} in · {formatTokens(usage.output)} out
-          {cost !== undefined && ` · ${formatCost(cost)}`}
+          {cost !== undefined && ` · ${usdText(cost)}`}
         </span>
       )}
       {text !== '' && <CopyButton text={text} label="Copy reply" />}

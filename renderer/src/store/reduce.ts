@@ -106,6 +106,7 @@ function applyLifecycle(turn: AssistantTurn, data: LifecycleData): AssistantTurn
         endedAt: data.endedAt,
         queue: undefined,
         ...(data.result?.usage ? { usage: data.result.usage } : {}),
+        ...(meta?.usage?.cost !== undefined ? { cost: meta.usage.cost } : {}),
         ...(meta?.provider && meta.model ? { answeredBy: `${meta.provider}/${meta.model}` } : {}),
         parts: turn.parts.map((p) =>
           // a tool that never reported its end did not finish
@@ -248,8 +249,11 @@ export function historyToTurns(entries: HistoryEntry[], idPrefix = 'h'): Turn[] 
       if (entry.demo) turn.demo = true;
       if (entry.usage && (entry.usage.input || entry.usage.output || entry.usage.cacheRead || entry.usage.cacheWrite)) {
         const u = entry.usage;
+        const first = turn.usage === undefined;
         const output = (turn.usage?.output ?? 0) + u.output;
         turn.usage = { input: u.input, cacheRead: u.cacheRead, cacheWrite: u.cacheWrite, output, total: u.input + u.cacheRead + u.cacheWrite + output };
+        // billed like the live run's meta.usage.cost: every call's cost summed, unknown once one call is unpriced
+        turn.cost = entry.cost === undefined || (!first && turn.cost === undefined) ? undefined : (turn.cost ?? 0) + entry.cost;
       }
       // each stored message is one model call: its own thinking row, then text, then tool rows
       if (entry.thinking) turn.parts = [...turn.parts, { kind: 'thinking', text: entry.thinking, turn: i }];

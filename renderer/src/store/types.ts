@@ -57,6 +57,8 @@ export interface AssistantTurn {
   endedAt?: number;
   /** Usage of the finished run (context from its last call, output summed). */
   usage?: UsageDto;
+  /** What the run was billed in USD (every model call, as the ledger counts it); absent when a call was unpriced. */
+  cost?: number;
   /** provider/model that really answered (after fallbacks). */
   answeredBy?: string;
   /** While the message waits behind a busy session. */
