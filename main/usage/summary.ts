@@ -3,18 +3,11 @@
  * Days and months are the person's local calendar (the `dayOf` function is injected: tests pin the time zone).
  * Costs are USD numbers; tokens of unpriced models are counted and reported apart (never priced by a guess).
  */
+import type { TallyDto } from '../../preload/contract.js';
 import type { LedgerEntry } from './ledger.js';
 
-export interface Tally {
-  usd: number;
-  calls: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Calls whose model had no price (their tokens are in the counts above, their cost is not). */
-  unpricedCalls: number;
-}
+/** One tally: the contract's shape (`usage.summary` returns these as they are). */
+export type Tally = TallyDto;
 
 export interface UsageSummary {
   total: Tally;
