@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
-import { setSessionReady, startChat } from './store/chat-store.js';
+import { setSessionReady, startChat, trackNavigation } from './store/chat-store.js';
 import { startApprovals } from './approvals/approval-store.js';
 import { startCheckpoints } from './checkpoints/checkpoint-store.js';
 import { startSessions } from './store/sessions-store.js';
@@ -31,7 +31,8 @@ if ('error' in transport) {
   connectMcp(transport.api);
   connectAttachments(transport.api);
   startUsage(transport.api);
-  setSessionReady(startChat(transport).then(() => startSessions(transport)));
+  // Start-up chooses the chat to show: a model picked meanwhile is for that chat (like any switch of chats).
+  setSessionReady(trackNavigation(startChat(transport).then(() => startSessions(transport))));
   preloadHighlighter();
   root.render(
     <StrictMode>

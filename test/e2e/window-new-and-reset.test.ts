@@ -18,11 +18,16 @@ afterAll(async () => rig?.close());
 const picker = (page: Page) => page.locator('select[aria-label="Model"]');
 const sessionKey = (page: Page) => page.locator('main.chat').getAttribute('data-session-key');
 
-/** A new, empty chat, open (start-up may still be opening the last chat of an earlier test). */
+/**
+ * A new, empty chat, open (start-up may still be opening the last chat of an earlier test). data-ready is "false"
+ * from the key press until the switch is done (the /new round trip, then the open): before that, the chat on
+ * screen is the old one, and a user-message count of 0 proves nothing (the list may not have drawn its rows yet).
+ */
 async function freshChat(page: Page): Promise<void> {
   await page.keyboard.press('Control+n'); // start-up never opens the last chat over it (an empty chat is reused)
   await page.locator('main.chat[data-ready="true"]').waitFor();
-  await expect.poll(() => page.getByTestId('user-message').count()).toBe(0);
+  await page.getByRole('heading', { name: 'What should we work on?' }).waitFor();
+  expect(await page.getByTestId('user-message').count()).toBe(0);
 }
 
 /** Sends `text` and waits for its reply to finish; returns the model id the provider was asked for. */

@@ -59,7 +59,9 @@ function useShortcuts(): void {
 export function Chat() {
   useShortcuts();
   const sessionKey = useChat((s) => s.sessionKey);
-  const ready = useSessions((s) => !!s.started && !s.opening);
+  // Ready: start-up is done and no switch of chats is in flight — the chat shown is the one messages go to.
+  const switching = useChat((s) => !!s.switching);
+  const ready = useSessions((s) => !!s.started && !s.opening) && !switching;
   return (
     <main className="chat" data-session-key={sessionKey} data-ready={ready ? 'true' : 'false'}>
       <FindBar />

@@ -45,6 +45,8 @@ export interface ChatState {
   settingsRequest?: { section: 'keys' | 'models' | 'general'; nonce: number };
   /** ↑ in an empty composer: the last message's text to edit (nonce makes a repeat distinct). */
   editRequest?: { text: string; nonce: number };
+  /** A switch of chats is in flight (trackNavigation): the chat on screen may not be the one that will be. */
+  switching?: boolean;
 }
 
 export const useChat = create<ChatState>(() => ({
@@ -97,15 +99,43 @@ export function trackNavigation<T>(p: Promise<T>): Promise<T> {
     () => undefined,
   );
   navigations.add(settled);
-  void settled.then(() => navigations.delete(settled));
+  if (!useChat.getState().switching) useChat.setState({ switching: true });
+  void settled.then(() => {
+    navigations.delete(settled);
+    if (navigations.size > 0) return;
+    const choice = chosenMeanwhile;
+    chosenMeanwhile = undefined;
+    // (a switch that opened nothing, e.g. an empty chat reused: the choice is still shown)
+    useChat.setState({ ...choice, switching: false });
+    if (choice) navigator?.keep?.(choice);
+  });
   return p;
+}
+
+/** A model or thinking level picked in the picker or the palette. */
+export type Choice = { model?: string; thinking?: ThinkingLevel };
+/**
+ * A choice made while switching chats (New chat, Ctrl+N, /new, opening one from the list) is for the chat being
+ * switched to: the chat on screen does not remember it, the chat that opens takes it instead of its own model, and
+ * it is kept for that chat once the switch is done. (Before, the chat that opened set its own model over the choice
+ * the picker had just shown, and the message went out on a model nobody chose.)
+ */
+let chosenMeanwhile: Choice | undefined;
+/** The choice made since the switch in flight began (undefined: none, or no switch in flight). */
+export const choiceWhileSwitching = (): Choice | undefined => chosenMeanwhile;
+function choose(choice: Choice): void {
+  if (navigations.size > 0) chosenMeanwhile = { ...chosenMeanwhile, ...choice };
+  useChat.setState(choice);
 }
 async function navigationsDone(): Promise<void> {
   while (navigations.size > 0) await Promise.all([...navigations]);
 }
 
-/** The app frame's sessions store, when present, owns opening and creating sessions (list, replay, undo). */
-let navigator: { open(sessionKey: string): Promise<void>; create(): Promise<void> } | undefined;
+/**
+ * The app frame's sessions store, when present, owns opening and creating sessions (list, replay, undo); `keep`
+ * stores a choice made while switching for the chat switched to.
+ */
+let navigator: { open(sessionKey: string): Promise<void>; create(): Promise<void>; keep?(choice: Choice): void } | undefined;
 export const setSessionNavigator = (n: typeof navigator): void => {
   navigator = n;
 };
@@ -406,9 +436,10 @@ export const setModelPickHandler = (fn: (turnId: string) => void): void => {
 };
 /** The model picker and the palette's model list; after "Switch model" on a failed reply, it is retried on it. */
 export const selectModel = (model: string): void => {
-  const retry = useChat.getState().retryOnPick;
-  useChat.setState({ model, palette: undefined, retryOnPick: undefined });
+  const retry = navigations.size > 0 ? undefined : useChat.getState().retryOnPick; // (a failed reply of the chat being left)
+  useChat.setState({ palette: undefined, retryOnPick: undefined });
+  choose({ model });
   if (retry) onModelPick?.(retry);
 };
-export const selectThinking = (thinking: ThinkingLevel | undefined): void => useChat.setState({ thinking });
+export const selectThinking = (thinking: ThinkingLevel | undefined): void => choose({ thinking });
 export const dismissError = (): void => useChat.setState({ error: undefined });

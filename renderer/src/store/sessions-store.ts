@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { AgentEvent, CommandOutcome, SessionSearchHit, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
 import type { RendererTransport } from '../transport/types.js';
-import { defaultModel, flushEvents, runCommand, setCommandHandler, setSessionNavigator, trackNavigation, useChat } from './chat-store.js';
+import { choiceWhileSwitching, defaultModel, flushEvents, runCommand, setCommandHandler, setSessionNavigator, trackNavigation, useChat } from './chat-store.js';
 import { applyEvents, historyToTurns } from './reduce.js';
 import type { Turn } from './types.js';
 
@@ -114,14 +114,15 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
   rememberLastSession(sessionKey);
   const known = useSessions.getState().sessions.find((s) => s.sessionKey === sessionKey);
   const { models, appInfo } = useChat.getState();
+  const chosen = choiceWhileSwitching(); // picked while this chat was being switched to: it wins
   useChat.setState({
     sessionKey,
     found: undefined,
     firstItemIndex: FIRST_INDEX,
     turns: [],
     error: undefined,
-    model: known?.model && models.some((m) => m.ref === known.model) ? known.model : appInfo ? defaultModel(models, appInfo) : useChat.getState().model,
-    thinking: known?.thinking,
+    model: chosen?.model ?? (known?.model && models.some((m) => m.ref === known.model) ? known.model : appInfo ? defaultModel(models, appInfo) : useChat.getState().model),
+    thinking: chosen && 'thinking' in chosen ? chosen.thinking : known?.thinking,
   });
   // The start-up open keeps the view: a person who already went to Settings is not pulled back to the chat.
   useSessions.setState({ opening: true, drawer: false, ...(opts.keepView ? {} : { view: 'chat' as const }) });
@@ -354,9 +355,10 @@ async function startSessionsNow(t: RendererTransport): Promise<void> {
   transport = t;
   markStarted();
   setCommandHandler(onCommand);
-  setSessionNavigator({ open: openSession, create: newChat });
+  setSessionNavigator({ open: openSession, create: newChat, keep: (choice) => void remember({ ...choice, ...('thinking' in choice ? { thinking: choice.thinking ?? null } : {}) }) });
   useChat.subscribe((s, prev) => {
     if (s.sessionKey !== prev.sessionKey) return; // opening a session sets its own model and thinking
+    if (choiceWhileSwitching()) return; // for the chat being switched to: kept for it once it is open
     if (s.model !== prev.model && s.model) void remember({ model: s.model });
     if (s.thinking !== prev.thinking) void remember({ thinking: s.thinking ?? null });
   });
