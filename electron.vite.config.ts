@@ -44,10 +44,9 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve('main/shell/index.ts'), // Electron app (the only bundle that imports 'electron')
-          cli: resolve('main/cli.ts'), // headless command line, plain Node
           web: resolve('main/web.ts'), // gateway over loopback WebSocket + static renderer, plain Node
           // X2: a worker thread that prepares a turn's checkpoint beside the turn (main/checkpoints/prefetch.ts);
-          // each entry above finds it beside itself.
+          // each entry above, and the command line (out/main/cli.cjs, scripts/build-cli.mjs), finds it beside itself.
           'checkpoint-worker': resolve('main/checkpoints/checkpoint-worker.ts'),
         },
         // keytar is a native N-API module and an optional dependency: loaded from node_modules at run time (one

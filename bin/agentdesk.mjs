@@ -2,8 +2,9 @@
 // Headless AgentDesk command line (see SPEC "The headless command line"). Built by `npm run build`.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { codeCacheDir, requireWithCodeCache } from './code-cache.mjs';
 
-const cli = fileURLToPath(new URL('../out/main/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../out/main/cli.cjs', import.meta.url));
 if (!existsSync(cli)) {
   process.stderr.write('agentdesk: not built yet — run `npm run build` first\n');
   process.exit(2);
@@ -11,4 +12,7 @@ if (!existsSync(cli)) {
 // One short-lived process: zod checks a handful of objects, so compiling a fast parser for each schema (zod's JIT,
 // `new Function` per schema) costs more than it saves. Set before the bundle builds its schemas.
 globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
-await import(cli);
+// The bundle's import() of an ES-module package or a plugin file (see scripts/build-cli.mjs): a module's own import.
+globalThis.__agentdeskImport = (specifier) => import(specifier);
+// The CommonJS build, compiled with V8's code cache (code-cache.mjs): most of a turn's start-up was compiling it.
+requireWithCodeCache(cli, codeCacheDir());

@@ -90,6 +90,7 @@ async function main(argv: string[]): Promise<number> {
 process.once('SIGINT', () => process.exit(130));
 process.once('SIGTERM', () => process.exit(143));
 
-const code = await main(process.argv.slice(2));
-// Flush stdout before exiting; lingering sockets (a stalled provider) must not keep the process alive.
-process.stdout.write('', () => process.exit(code));
+void main(process.argv.slice(2)).then((code) => {
+  // Flush stdout before exiting; lingering sockets (a stalled provider) must not keep the process alive.
+  process.stdout.write('', () => process.exit(code));
+});

@@ -442,7 +442,7 @@ function printTable(rows: Row[]): void {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(ROOT, 'out/main/cli.js'))) execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(join(ROOT, 'out/main/cli.cjs'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const reply = 'The quick brown fox jumps over the lazy dog. '.repeat(200); // 9 000 chars in 750 deltas
   const [turn, stream, lanes, soak, writeTurn] = await Promise.all([
     startServer(['--text', reply, '--chunk', '12']),

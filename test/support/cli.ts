@@ -9,8 +9,8 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'agentdesk.mjs');
 
 export async function ensureBuilt(): Promise<void> {
-  if (existsSync(join(ROOT, 'out', 'main', 'cli.js')) && existsSync(join(ROOT, 'out', 'main', 'web.js'))) return;
-  await execa('npx', ['electron-vite', 'build'], { cwd: ROOT });
+  if (existsSync(join(ROOT, 'out', 'main', 'cli.cjs')) && existsSync(join(ROOT, 'out', 'main', 'web.js'))) return;
+  await execa('npm', ['run', 'build'], { cwd: ROOT });
 }
 
 /** An environment without any real provider keys (tests never reach a real provider). */

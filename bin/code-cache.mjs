@@ -1,0 +1,116 @@
+// The command line's start-up: loads the CommonJS build (out/main/cli.cjs and its chunks) with V8's code cache, the
+// way Node 22's module.enableCompileCache does for every module (Node 20 has no such switch, and none for ES modules).
+// The first run of a build compiles as usual and, at exit, saves what V8 compiled (the functions that ran, not only
+// the top level); later runs skip most of the parsing and compiling. A cache that does not match its file (another
+// build, another Node) is not used and is written again.
+//
+// Where: $XDG_CACHE_HOME/agentdesk/code-cache (default ~/.cache/…), a folder only its owner may write — a code cache is
+// code, so never a shared one such as /tmp. AGENTDESK_CODE_CACHE=0 turns it off (each run compiles everything).
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+
+/** The cache folder for this environment, or undefined when turned off. */
+export function codeCacheDir(env = process.env) {
+  if (env.AGENTDESK_CODE_CACHE === '0') return undefined;
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(homedir(), '.cache');
+  return path.join(base, 'agentdesk', 'code-cache');
+}
+
+/** One cache file per source file, named by its absolute path (so a source gone after a rebuild is found and pruned). */
+const cacheName = (filename) => `${encodeURIComponent(filename)}.v8cache`;
+const sourceOf = (name) => decodeURIComponent(name.slice(0, -'.v8cache'.length));
+
+/** What the cache was made from: this Node and this exact file (size, mtime, inode). */
+function keyOf(filename) {
+  const st = statSync(filename);
+  return `${process.version} ${process.arch} ${st.size} ${st.mtimeMs} ${st.ino}\n`;
+}
+
+/** The folder, if it is usable: a folder of this user's that nobody else may write. */
+function ownFolder(dir, create) {
+  try {
+    if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = statSync(dir);
+    const uid = process.getuid?.();
+    return st.isDirectory() && (uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0));
+  } catch {
+    return false;
+  }
+}
+
+function readCache(file, key) {
+  let buf;
+  try {
+    buf = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const head = Buffer.from(key);
+  return buf.length > head.length && buf.subarray(0, head.length).equals(head) ? buf.subarray(head.length) : undefined;
+}
+
+function writeCache(file, key, data) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, key);
+    writeSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file); // whole or not at all, also with another process writing the same file
+}
+
+/** Removes caches whose source file no longer exists (an earlier build's chunks). */
+function prune(dir) {
+  for (const name of readdirSync(dir)) {
+    if (name.endsWith('.tmp')) continue;
+    if (name.endsWith('.v8cache') && !existsSync(sourceOf(name))) unlinkSync(path.join(dir, name));
+  }
+}
+
+/**
+ * Requires `entry` (a CommonJS file); it and every .cjs file under its folder are compiled with the code cache in
+ * `dir`. Any problem with the cache (unreadable, unwritable, rejected by V8) only means compiling as without it.
+ */
+export function requireWithCodeCache(entry, dir) {
+  const require = createRequire(import.meta.url);
+  if (!dir || !ownFolder(dir, false) && !ownFolder(dir, true)) return require(entry);
+  const root = path.dirname(entry) + path.sep;
+  /** Scripts compiled without a usable cache: their code is saved at exit. */
+  const fresh = [];
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    if (!filename.startsWith(root) || !filename.endsWith('.cjs')) return compile.call(this, content, filename);
+    const file = path.join(dir, cacheName(filename));
+    let key;
+    let cachedData;
+    try {
+      key = keyOf(filename);
+      cachedData = readCache(file, key);
+    } catch {
+      return compile.call(this, content, filename);
+    }
+    // No import() hook: on Node 20 code from a cache loses it, so the build calls globalThis.__agentdeskImport
+    // instead (scripts/build-cli.mjs).
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file, key });
+    const fn = script.runInThisContext({ displayErrors: true });
+    const req = createRequire(filename);
+    return fn.call(this.exports, this.exports, req, this, filename, path.dirname(filename));
+  };
+  process.once('exit', () => {
+    if (fresh.length === 0) return;
+    try {
+      for (const { script, file, key } of fresh) writeCache(file, key, script.createCachedData());
+      prune(dir);
+    } catch {
+      /* no cache this time */
+    }
+  });
+  return require(entry);
+}
