@@ -10,18 +10,19 @@ import { readFile, rename, writeFile, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { acquireFileLock } from '../sessions/file-lock.js';
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import type { ProfileState } from './cooldown.js';
 
 export const AUTH_STATE_FILE = 'auth-state.json';
 /** How long a change waits for the lock before it is applied to this process only (with a warning). */
 const LOCK_WAIT_MS = 20_000;
 
-const reasonSchema = z.enum([
+const reasonSchema = lazy(() => z.enum([
   'rate_limit', 'overloaded', 'billing', 'auth', 'timeout', 'context_overflow', 'format', 'model_not_found',
   'server_error', 'aborted', 'unknown',
-]);
-const num = z.number().finite();
-const profileSchema = z.object({
+]));
+const num = lazy(() => z.number().finite());
+const profileSchema = lazy(() => z.object({
   cooldownUntil: num.optional(),
   reason: reasonSchema.optional(),
   errorCount: z.partialRecord(reasonSchema, z.number().int().nonnegative()).optional(),
@@ -36,8 +37,8 @@ const profileSchema = z.object({
       z.object({ cooldownUntil: num.optional(), reason: reasonSchema.optional(), errorCount: z.number().int().nonnegative().optional(), lastFailureAt: num.optional() }),
     )
     .optional(),
-});
-const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), profileSchema) });
+}));
+const fileSchema = lazy(() => z.object({ version: z.literal(1), profiles: z.record(z.string(), profileSchema) }));
 
 export type ProfileStates = Record<string, ProfileState>;
 

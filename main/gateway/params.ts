@@ -1,25 +1,26 @@
 /** Validation of every request that reaches the gateway (D2: requests come from an untrusted renderer or socket). */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseModelRef } from '../engine/models.js';
 import { GatewayError } from './types.js';
 
-export const thinking = z.enum(['off', 'minimal', 'low', 'medium', 'high']);
-export const sessionKey = z
+export const thinking = lazy(() => z.enum(['off', 'minimal', 'low', 'medium', 'high']));
+export const sessionKey = lazy(() => z
   .string()
   .trim()
   .min(1, 'sessionKey must not be empty')
-  .max(200, 'sessionKey is too long (max 200 characters)');
+  .max(200, 'sessionKey is too long (max 200 characters)'));
 
 /** A "provider/model" ref, checked by the engine's own parser (its error message is the issue's). */
-export const modelRef = z.string().superRefine((ref, ctx) => {
+export const modelRef = lazy(() => z.string().superRefine((ref, ctx) => {
   try {
     parseModelRef(ref);
   } catch (err) {
     ctx.addIssue({ code: 'custom', message: (err as Error).message });
   }
-});
+}));
 
-export const paramSchemas = {
+export const paramSchemas = lazy(() => ({
   agent: z
     .object({
       message: z.string().refine((s) => s.trim().length > 0, 'message must not be empty').pipe(z.string().max(1_000_000)),
@@ -53,7 +54,7 @@ export const paramSchemas = {
     .strict(),
   'auth.status': z.object({}).strict(),
   'approvals.list': z.object({ sessionKey: z.string().min(1).max(200).optional() }).strict(),
-} as const;
+} as const));
 
 export type ParamMethod = keyof typeof paramSchemas;
 
@@ -78,7 +79,8 @@ export function validatedMethods<S extends Record<string, z.ZodType>, R extends 
   handlers: { [K in keyof S]: (p: z.infer<S[K]>) => Promise<R[K]> },
 ): { [K in keyof S]: (raw: unknown) => Promise<R[K]> } {
   const out = {} as { [K in keyof S]: (raw: unknown) => Promise<R[K]> };
-  for (const name of Object.keys(schemas) as (keyof S & string)[]) {
+  // By the handlers' names: a lazy table of schemas (engine/lazy.ts) is built at the first request, not here.
+  for (const name of Object.keys(handlers) as (keyof S & string)[]) {
     out[name] = (raw) => handlers[name](parseWith(schemas[name]!, name, raw));
   }
   return out;

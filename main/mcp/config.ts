@@ -8,6 +8,7 @@
  * or `args` value is taken from AgentDesk's own environment, for that server only.
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 
 export const MCP_APPROVAL_MODES = ['ask', 'auto', 'deny'] as const;
 export type McpApprovalMode = (typeof MCP_APPROVAL_MODES)[number];
@@ -20,9 +21,9 @@ export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 /** Server names: what `mcp__<server>__<tool>` and the keychain accounts are built from. */
 export const MCP_SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-const nonEmpty = z.string().min(1);
+const nonEmpty = lazy(() => z.string().min(1));
 
-export const mcpServerConfigSchema = z.strictObject({
+export const mcpServerConfigSchema = lazy(() => z.strictObject({
   type: z.enum(MCP_TYPES).optional(),
   command: nonEmpty.optional(),
   args: z.array(z.string()).default([]),
@@ -44,13 +45,13 @@ export const mcpServerConfigSchema = z.strictObject({
   approval: z.enum(MCP_APPROVAL_MODES).default('ask'),
   /** Tools that always run without asking (Cline's name for it). */
   alwaysAllow: z.array(nonEmpty).default([]),
-});
+}));
 
 export type McpServerConfig = z.output<typeof mcpServerConfigSchema>;
 export type McpServerInput = z.input<typeof mcpServerConfigSchema>;
 export type McpTransportKind = 'stdio' | 'http' | 'sse';
 
-export const mcpServersSchema = z.record(z.string(), mcpServerConfigSchema).default({});
+export const mcpServersSchema = lazy(() => z.record(z.string(), mcpServerConfigSchema).default({}));
 
 export function transportOf(s: Pick<McpServerConfig, 'type' | 'command' | 'url'>): McpTransportKind {
   if (s.type === 'sse') return 'sse';

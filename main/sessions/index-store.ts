@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import type { Usage } from '../engine/messages.js';
 import { rebuildEntries } from './rebuild.js';
 import { KeyedMutex } from './write-lock.js';
@@ -47,8 +48,8 @@ export interface SessionEntry {
 export const INDEX_FILE = 'sessions.json';
 export const INDEX_VERSION = 1;
 
-const finite = z.number().refine(Number.isFinite);
-const entrySchema = z.object({
+const finite = lazy(() => z.number().refine(Number.isFinite));
+const entrySchema = lazy(() => z.object({
   sessionKey: z.string().min(1),
   sessionId: z.string().min(1),
   title: z.string(),
@@ -70,8 +71,8 @@ const entrySchema = z.object({
     cost: finite.optional(),
   }),
   context: finite.optional(),
-});
-const indexSchema = z.object({ version: z.number().int().positive(), sessions: z.record(z.string(), z.unknown()) });
+}));
+const indexSchema = lazy(() => z.object({ version: z.number().int().positive(), sessions: z.record(z.string(), z.unknown()) }));
 
 export class IndexVersionError extends Error {
   override name = 'IndexVersionError';

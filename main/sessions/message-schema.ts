@@ -3,18 +3,19 @@
  * allowed (a newer app may add some) and are kept, because the loader returns the parsed line, not zod's output.
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 
-const finite = z.number().refine(Number.isFinite);
+const finite = lazy(() => z.number().refine(Number.isFinite));
 
-const usageSchema = z.looseObject({
+const usageSchema = lazy(() => z.looseObject({
   input: finite,
   output: finite,
   cacheRead: finite,
   cacheWrite: finite,
   total: finite,
-});
+}));
 
-const blockSchema = z.discriminatedUnion('type', [
+const blockSchema = lazy(() => z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('text'), text: z.string() }),
   z.looseObject({
     type: z.literal('thinking'),
@@ -28,16 +29,16 @@ const blockSchema = z.discriminatedUnion('type', [
     name: z.string(),
     arguments: z.record(z.string(), z.unknown()),
   }),
-]);
+]));
 
 /** X3: one image shape everywhere — bytes inline (`data`) or stored once and named (`sha256`). */
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
-const imageSchema = z
+const sha256 = lazy(() => z.string().regex(/^[0-9a-f]{64}$/));
+const imageSchema = lazy(() => z
   .looseObject({ type: z.literal('image'), mimeType: z.string(), data: z.string().optional(), sha256: sha256.optional() })
-  .refine((i) => i.data !== undefined || i.sha256 !== undefined, 'an image needs data or sha256');
-const fileSchema = z.looseObject({ type: z.literal('file'), name: z.string(), mimeType: z.string(), sha256, bytes: finite });
+  .refine((i) => i.data !== undefined || i.sha256 !== undefined, 'an image needs data or sha256'));
+const fileSchema = lazy(() => z.looseObject({ type: z.literal('file'), name: z.string(), mimeType: z.string(), sha256, bytes: finite }));
 
-export const messageSchema = z.discriminatedUnion('role', [
+export const messageSchema = lazy(() => z.discriminatedUnion('role', [
   z.looseObject({ role: z.literal('user'), content: z.string(), timestamp: finite, attachments: z.array(z.union([imageSchema, fileSchema])).optional() }),
   z.looseObject({
     role: z.literal('assistant'),
@@ -60,7 +61,7 @@ export const messageSchema = z.discriminatedUnion('role', [
     images: z.array(imageSchema).optional(),
     durationMs: finite.optional(),
   }),
-]);
+]));
 
 export const TRANSCRIPT_VERSION = 1;
 
@@ -74,7 +75,7 @@ export const TRANSCRIPT_VERSION = 1;
  */
 export const COMPACTION_RECORD_VERSION = 1;
 
-export const compactionRecordSchema = z.looseObject({
+export const compactionRecordSchema = lazy(() => z.looseObject({
   type: z.literal('compaction'),
   version: z.number().int().positive(),
   summary: z.string().min(1),
@@ -84,7 +85,7 @@ export const compactionRecordSchema = z.looseObject({
   /** 'preemptive' | 'overflow' | 'manual' today; any text is accepted from a newer writer. */
   reason: z.string(),
   timestamp: finite,
-});
+}));
 
 export type CompactionRecord = z.infer<typeof compactionRecordSchema>;
 
@@ -105,14 +106,14 @@ export interface CompactionFields {
  */
 export const TOOL_RESULTS_RECORD_VERSION = 1;
 
-export const toolResultsRecordSchema = z.looseObject({
+export const toolResultsRecordSchema = lazy(() => z.looseObject({
   type: z.literal('tool_results'),
   version: z.number().int().positive(),
   results: z.array(z.looseObject({ toolCallId: z.string().min(1), content: z.string() })).min(1),
   /** 'truncate' (the preemptive route) | 'overflow' (the overflow path's last step); any text from a newer writer. */
   reason: z.string(),
   timestamp: finite,
-});
+}));
 
 export type ToolResultsRecord = z.infer<typeof toolResultsRecordSchema>;
 
@@ -122,13 +123,13 @@ export interface ToolResultsFields {
   timestamp: number;
 }
 
-export const headerSchema = z.looseObject({
+export const headerSchema = lazy(() => z.looseObject({
   type: z.literal('session'),
   version: z.number().int().positive(),
   id: z.string().min(1),
   createdAt: finite,
   /** Added so a lost index can be rebuilt with the user's session keys; optional (v1 readers ignore it). */
   key: z.string().optional(),
-});
+}));
 
 export type TranscriptHeader = z.infer<typeof headerSchema>;

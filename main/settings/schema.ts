@@ -7,27 +7,28 @@
  * No secret is ever stored here: key profiles hold only their id, provider and label; keys live in the keychain.
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { API_KINDS, QUEUE_MODES, THINKING_LEVELS, budgetSchema } from '../engine/config/schema.js';
 import { mcpServerConfigSchema } from '../mcp/config.js';
 
 export const APPROVAL_MODES = ['ask', 'auto', 'deny'] as const;
 export const MAX_RECENT_FOLDERS = 8;
 
-export const endpointModelSchema = z.strictObject({
+export const endpointModelSchema = lazy(() => z.strictObject({
   id: z.string().min(1),
   contextWindow: z.number().int().positive().optional(),
   maxTokens: z.number().int().positive().optional(),
   reasoning: z.boolean().optional(),
-});
+}));
 
 /** An OpenAI-compatible (or Anthropic-compatible) endpoint: Ollama, LM Studio, vLLM, OpenRouter… */
-export const endpointSchema = z.strictObject({
+export const endpointSchema = lazy(() => z.strictObject({
   api: z.enum(API_KINDS),
   baseUrl: z.url({ protocol: /^https?$/ }),
   models: z.array(endpointModelSchema).default([]),
-});
+}));
 
-export const profileSchema = z.strictObject({
+export const profileSchema = lazy(() => z.strictObject({
   /** "provider:label" — also the keychain account of its key. */
   id: z.string().min(3),
   provider: z.string().min(1),
@@ -35,9 +36,9 @@ export const profileSchema = z.strictObject({
   addedAt: z.number(),
   /** Where the key lives: the OS keychain, or (only when the person chose it) the app's encrypted fallback. */
   storage: z.enum(['keychain', 'encrypted']).default('keychain'),
-});
+}));
 
-export const defaultsSchema = z.strictObject({
+export const defaultsSchema = lazy(() => z.strictObject({
   // tryParseModelRef's rule as a pattern: conf checks settings.json with the JSON Schema made from this one.
   model: z.string().regex(/^[^/\s]+\/\S+$/).optional(),
   thinking: z.enum(THINKING_LEVELS).optional(),
@@ -47,9 +48,9 @@ export const defaultsSchema = z.strictObject({
   timeoutSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
   /** E16/E21: verbose replies (reasoning, tool summaries). */
   verbose: z.boolean().optional(),
-});
+}));
 
-export const settingsSchema = z.object({
+export const settingsSchema = lazy(() => z.object({
   workspace: z.string().min(1).optional(),
   recentWorkspaces: z.array(z.string().min(1)).max(MAX_RECENT_FOLDERS).default([]),
   defaults: defaultsSchema.prefault({}),
@@ -65,7 +66,7 @@ export const settingsSchema = z.object({
   mcpServers: z.record(z.string(), mcpServerConfigSchema).default({}),
   /** X4: budgets set in Settings › Usage (replace config.json's agent.budget when present). */
   budget: budgetSchema.optional(),
-});
+}));
 
 export type Settings = z.output<typeof settingsSchema>;
 export type SettingsInput = z.input<typeof settingsSchema>;

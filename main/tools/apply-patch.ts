@@ -5,6 +5,7 @@
  */
 import type { StructuredPatch } from 'diff';
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseArgs } from './args.js';
 import { readWholeText, removeFile, writeAtomic } from './fs/confined.js';
 import { diffOf, MAX_EDIT_BYTES } from './edit.js';
@@ -13,9 +14,9 @@ import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types
 import type { ProtectedGrants } from './protected/grants.js';
 import { protectedGuard, protectedChange } from './protected/guard.js';
 
-const Args = z.strictObject({
+const Args = lazy(() => z.strictObject({
   patch: z.string({ error: '`patch` must be a string' }).min(1, { error: '`patch` must not be empty' }),
-});
+}));
 
 export function createApplyPatchTool(opts: { grants?: ProtectedGrants } = {}): Tool {
   return {

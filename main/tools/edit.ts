@@ -4,6 +4,7 @@
  * is written only when all of them apply (atomic temp file + rename through the confined layer).
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseArgs } from './args.js';
 import { readWholeText, writeAtomic } from './fs/confined.js';
 import { headTail } from './text.js';
@@ -15,15 +16,15 @@ import { protectedGuard } from './protected/guard.js';
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 const DIFF_CAP_CHARS = 8_000;
 
-const Edit = z.strictObject({
+const Edit = lazy(() => z.strictObject({
   oldText: z.string({ error: '`oldText` must be a string' }).min(1, { error: '`oldText` must not be empty' }),
   newText: z.string({ error: '`newText` must be a string' }),
   replaceAll: z.boolean({ error: '`replaceAll` must be true or false' }).nullish(),
-});
-const Args = z.strictObject({
+}));
+const Args = lazy(() => z.strictObject({
   path: z.string({ error: '`path` must be a string' }),
   edits: z.array(Edit, { error: '`edits` must be an array of {oldText, newText}' }).min(1, { error: '`edits` must not be empty' }),
-});
+}));
 export type EditArgs = z.infer<typeof Args>;
 
 export function createEditTool(opts: { grants?: ProtectedGrants } = {}): Tool {

@@ -11,6 +11,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseArgs } from './args.js';
 import { scrubEnv, type ScrubOptions } from './env.js';
 import { NO_RUN, processTable, type BackgroundProcess, type ProcessTable } from './processes.js';
@@ -55,7 +56,7 @@ export interface ExecToolOptions {
   processes?: ProcessTable;
 }
 
-const Args = z.strictObject({
+const Args = lazy(() => z.strictObject({
   command: z.string({ error: '`command` must be a string' }).refine((s) => s.trim() !== '', {
     error: '`command` must not be empty',
   }),
@@ -64,7 +65,7 @@ const Args = z.strictObject({
     .positive({ error: '`timeoutSeconds` must be a positive number' })
     .nullish(),
   background: z.boolean({ error: '`background` must be true or false' }).nullish(),
-});
+}));
 
 const isPosix = process.platform !== 'win32';
 const shellPath = isPosix ? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh') : undefined;

@@ -3,6 +3,7 @@
  * (fs/tree.ts). Patterns are confined: no absolute patterns, no `..` segments.
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseArgs } from './args.js';
 import { openFolder } from './fs/confined.js';
 import { listTree } from './fs/tree.js';
@@ -11,7 +12,7 @@ import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types
 export const DEFAULT_FIND_LIMIT = 200;
 const MAX_FIND_LIMIT = 2000;
 
-const Args = z.strictObject({
+const Args = lazy(() => z.strictObject({
   pattern: z.string({ error: '`pattern` must be a string' }).min(1, { error: '`pattern` must not be empty' }),
   path: z.string({ error: '`path` must be a string' }).nullish(),
   limit: z
@@ -19,7 +20,7 @@ const Args = z.strictObject({
     .int({ error: '`limit` must be a positive integer' })
     .min(1, { error: '`limit` must be a positive integer' })
     .nullish(),
-});
+}));
 
 /** Refuses glob patterns that could reach outside the searched folder. */
 export function checkPattern(tool: string, pattern: string): void {

@@ -5,6 +5,7 @@
  * `--` between separate groups; capped in matches with a note.
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseArgs } from './args.js';
 import { openForRead } from './fs/confined.js';
 import { scanLines } from './fs/lines.js';
@@ -20,7 +21,7 @@ const MAX_CONTEXT = 10;
 const LINE_CHARS = 500;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-const Args = z.strictObject({
+const Args = lazy(() => z.strictObject({
   pattern: z.string({ error: '`pattern` must be a string' }).min(1, { error: '`pattern` must not be empty' }),
   path: z.string({ error: '`path` must be a string' }).nullish(),
   glob: z.string({ error: '`glob` must be a string' }).nullish(),
@@ -37,7 +38,7 @@ const Args = z.strictObject({
     .int({ error: '`maxMatches` must be a positive integer' })
     .min(1, { error: '`maxMatches` must be a positive integer' })
     .nullish(),
-});
+}));
 
 export function createGrepTool(): Tool {
   return {

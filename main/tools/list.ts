@@ -6,6 +6,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseArgs } from './args.js';
 import { openForRead, type OpenedFile } from './fs/confined.js';
 import { locate, type Located } from './fs/walk.js';
@@ -15,9 +16,9 @@ import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types
 
 export const MAX_LIST_ENTRIES = 500;
 
-const Args = z.strictObject({
+const Args = lazy(() => z.strictObject({
   path: z.string({ error: '`path` must be a string' }).nullish(),
-});
+}));
 
 export interface ListToolOptions {
   maxEntries?: number;

@@ -4,6 +4,7 @@
  * limit passes, or when the app exits.
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseArgs } from './args.js';
 import type { HeadTailCollector } from './text.js';
 import { ToolError, type Tool, type ToolContext, type ToolOutput } from './types.js';
@@ -61,10 +62,10 @@ export class ProcessTable {
 export const processTable = new ProcessTable();
 process.once('exit', () => processTable.killAll());
 
-const Args = z.strictObject({
+const Args = lazy(() => z.strictObject({
   action: z.enum(['list', 'output', 'kill'], { error: '`action` must be "list", "output" or "kill"' }),
   id: z.string({ error: '`id` must be a string like "p1"' }).nullish(),
-});
+}));
 
 export function createProcessTool(table: ProcessTable = processTable): Tool {
   return {

@@ -4,6 +4,7 @@
  * Binary files are refused; images (PNG, JPEG, GIF, WebP) come back as images (X3).
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseArgs } from './args.js';
 import { openForRead, type OpenedFile } from './fs/confined.js';
 import { imageLabel, imageMime, type ImageMime } from '../sessions/media-type.js';
@@ -23,12 +24,12 @@ const positiveInt = (name: string, what: string) =>
     .min(1, { error: `\`${name}\` must be a positive integer (${what})` })
     .nullish();
 
-const Args = z.strictObject({
+const Args = lazy(() => z.strictObject({
   path: z.string({ error: '`path` must be a string' }),
   offset: positiveInt('offset', '1-based line number to start at'),
   limit: positiveInt('limit', 'number of lines'),
   lineNumbers: z.boolean({ error: '`lineNumbers` must be true or false' }).nullish(),
-});
+}));
 
 export interface ReadToolOptions {
   capChars?: number;

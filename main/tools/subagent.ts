@@ -4,13 +4,14 @@
  * spawn children of its own (it does not get this tool).
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import type { RunResult } from '../../preload/contract.js';
 import { parseArgs } from './args.js';
 import { ToolError, type Tool } from './types.js';
 
-const Args = z.strictObject({
+const Args = lazy(() => z.strictObject({
   task: z.string({ error: '`task` must be a string' }).trim().min(1, '`task` must not be empty').max(100_000),
-});
+}));
 
 export type SpawnFn = (parent: { runId: string; sessionKey: string }, task: string, signal: AbortSignal) => Promise<RunResult>;
 

@@ -3,16 +3,17 @@
  * through the confined layer (no symlink or swapped folder can redirect it outside the workspace).
  */
 import { z } from 'zod';
+import { lazy } from '../engine/lazy.js';
 import { parseArgs } from './args.js';
 import { writeAtomic } from './fs/confined.js';
 import type { Tool, ToolContext, ToolOutput } from './types.js';
 import type { ProtectedGrants } from './protected/grants.js';
 import { protectedGuard } from './protected/guard.js';
 
-const Args = z.strictObject({
+const Args = lazy(() => z.strictObject({
   path: z.string({ error: '`path` must be a string' }),
   content: z.string({ error: '`content` must be a string' }),
-});
+}));
 
 export function createWriteTool(opts: { grants?: ProtectedGrants } = {}): Tool {
   return {

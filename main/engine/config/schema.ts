@@ -3,19 +3,20 @@
  * surface as errors instead of silently doing nothing. Cross-field rules live in load.ts.
  */
 import { z } from 'zod';
+import { lazy } from '../lazy.js';
 import { mcpServersSchema } from '../../mcp/config.js';
 
 export const API_KINDS = ['anthropic', 'openai-chat', 'openai-responses'] as const;
 export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high'] as const;
 export const QUEUE_MODES = ['followup', 'collect', 'steer', 'interrupt'] as const;
 
-const positiveInt = z.number().int().positive();
-const positiveNumber = z.number().positive();
-const nonEmpty = z.string().min(1);
+const positiveInt = lazy(() => z.number().int().positive());
+const positiveNumber = lazy(() => z.number().positive());
+const nonEmpty = lazy(() => z.string().min(1));
 
-const price = z.number().nonnegative();
+const price = lazy(() => z.number().nonnegative());
 
-export const modelConfigSchema = z.strictObject({
+export const modelConfigSchema = lazy(() => z.strictObject({
   id: nonEmpty,
   contextWindow: positiveInt.optional(),
   maxTokens: positiveInt.optional(),
@@ -24,19 +25,19 @@ export const modelConfigSchema = z.strictObject({
   cost: z.strictObject({ input: price, output: price, cacheRead: price.optional(), cacheWrite: price.optional() }).optional(),
   /** X3: what the model takes (OpenClaw's shape): ["text"] or ["text", "image"]. */
   input: z.array(z.enum(['text', 'image'])).min(1).optional(),
-});
+}));
 
 /** `api` and `baseUrl` may be left out only for a built-in provider (load.ts enforces it for the others). */
-export const providerConfigSchema = z.strictObject({
+export const providerConfigSchema = lazy(() => z.strictObject({
   api: z.enum(API_KINDS).optional(),
   baseUrl: z.url({ protocol: /^https?$/ }).optional(),
   apiKeyEnv: nonEmpty.optional(),
   /** Idle watchdog: a stream silent this long ends with a timeout error. */
   timeoutSeconds: positiveNumber.optional(),
   models: z.array(modelConfigSchema).default([]),
-});
+}));
 
-export const authProfileConfigSchema = z.strictObject({
+export const authProfileConfigSchema = lazy(() => z.strictObject({
   id: nonEmpty,
   provider: nonEmpty,
   apiKeyEnv: nonEmpty.optional(),
@@ -44,12 +45,12 @@ export const authProfileConfigSchema = z.strictObject({
   locked: z.boolean().optional(),
   /** E6: try this profile first (before the last good one). */
   preferred: z.boolean().optional(),
-});
+}));
 
 export const APPROVAL_MODES = ['ask', 'auto', 'deny'] as const;
 
 /** T3: which tool calls run without asking. Read-only tools never ask; exec, write, edit, apply_patch follow `mode`. */
-export const approvalsConfigSchema = z.strictObject({
+export const approvalsConfigSchema = lazy(() => z.strictObject({
   /** How calls that need approval are answered: ask the person, allow (auto) or refuse (deny). */
   mode: z.enum(APPROVAL_MODES).default('ask'),
   /** Per-tool override of `mode`, e.g. { "write": "auto" }. */
@@ -64,16 +65,16 @@ export const approvalsConfigSchema = z.strictObject({
   timeoutSeconds: positiveNumber.default(300),
   /** X5: "auto" (CLI --approve auto) may also run exec where there is no OS sandbox (default: it refuses). */
   allowUnsandboxed: z.boolean().default(false),
-});
+}));
 
 /** X4: budgets in USD (a run stops before a model call once one is reached). */
-export const budgetSchema = z.strictObject({
+export const budgetSchema = lazy(() => z.strictObject({
   perChatUsd: positiveNumber.optional(),
   perDayUsd: positiveNumber.optional(),
   perMonthUsd: positiveNumber.optional(),
-});
+}));
 
-export const agentConfigSchema = z.strictObject({
+export const agentConfigSchema = lazy(() => z.strictObject({
   model: z
     .strictObject({
       primary: nonEmpty.optional(),
@@ -98,15 +99,15 @@ export const agentConfigSchema = z.strictObject({
   workspace: nonEmpty.optional(),
   /** X4: spending limits in USD, checked before each model call (main/usage/budget.ts). */
   budget: budgetSchema.optional(),
-});
+}));
 
 /** E19: plugins in `<home>/plugins/<name>/` stay off until their folder name is listed here. */
-export const pluginsConfigSchema = z.strictObject({
+export const pluginsConfigSchema = lazy(() => z.strictObject({
   enabled: z.array(nonEmpty).default([]),
-});
+}));
 
 /** X2: checkpoints of the workspace before each turn's first change, and how long they are kept. */
-export const checkpointsConfigSchema = z.strictObject({
+export const checkpointsConfigSchema = lazy(() => z.strictObject({
   enabled: z.boolean().default(true),
   /** Turn checkpoints kept per session. */
   keep: positiveInt.default(100),
@@ -116,9 +117,9 @@ export const checkpointsConfigSchema = z.strictObject({
   maxFileMB: positiveNumber.default(10),
   /** Once captured files add up to this, the rest are listed as skipped. */
   maxTotalMB: positiveNumber.default(1024),
-});
+}));
 
-export const configSchema = z.strictObject({
+export const configSchema = lazy(() => z.strictObject({
   providers: z.record(z.string(), providerConfigSchema).default({}),
   authProfiles: z.array(authProfileConfigSchema).default([]),
   agent: agentConfigSchema.prefault({}),
@@ -126,7 +127,7 @@ export const configSchema = z.strictObject({
   checkpoints: checkpointsConfigSchema.prefault({}),
   /** X1: MCP servers, in the shape of Claude Desktop's / Cursor's config (main/mcp/config.ts). */
   mcpServers: mcpServersSchema,
-});
+}));
 
 /** The config with defaults applied. */
 export type AppConfig = z.output<typeof configSchema>;

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { AttachmentDto, Methods, PathCompletion } from '../../../preload/contract.js';
 import type { Attachment } from '../../engine/messages.js';
 import type { ModelDef } from '../../providers/types.js';
@@ -25,14 +26,14 @@ const MAX_INDEXED = 50_000;
 /** How long one crawl of the workspace serves completions. */
 const INDEX_TTL_MS = 10_000;
 
-const sha = z.string().regex(/^[0-9a-f]{64}$/, 'not an attachment id');
+const sha = lazy(() => z.string().regex(/^[0-9a-f]{64}$/, 'not an attachment id'));
 
-export const attachmentSchemas = {
+export const attachmentSchemas = lazy(() => ({
   'attachments.add': z.object({ name: z.string().max(1000), data: z.string().max(MAX_BASE64) }).strict(),
   'attachments.get': z.object({ id: sha }).strict(),
   'attachments.mention': z.object({ path: z.string().min(1).max(4096) }).strict(),
   'workspace.complete': z.object({ query: z.string().max(1000), limit: z.number().int().min(1).max(100).optional() }).strict(),
-};
+}));
 
 export const toAttachmentDto = (a: Attachment): AttachmentDto => ({
   id: a.sha256 ?? '',

@@ -6,6 +6,7 @@
  * person explicitly chose it because no keychain is reachable, in the app's encrypted fallback (Electron safeStorage).
  */
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { AuthTestResult, KeyProfileView, Methods } from '../../../preload/contract.js';
 import { classifyError } from '../../engine/classify.js';
 import { providerModels, providerNames } from '../../engine/models.js';
@@ -19,9 +20,9 @@ import type { ProfileSettings } from '../../settings/schema.js';
 import { validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
 
-const label = z.string().regex(/^[\w.-]{1,64}$/, 'label may only contain letters, digits, "_", "-" and "." (at most 64)');
-const profileId = z.string().min(3).max(200);
-const schemas = {
+const label = lazy(() => z.string().regex(/^[\w.-]{1,64}$/, 'label may only contain letters, digits, "_", "-" and "." (at most 64)'));
+const profileId = lazy(() => z.string().min(3).max(200));
+const schemas = lazy(() => ({
   'auth.add': z
     .object({
       provider: z.string().min(1).max(100),
@@ -38,7 +39,7 @@ const schemas = {
   'auth.reorder': z.object({ provider: z.string().min(1), ids: z.array(profileId).max(100) }).strict(),
   'auth.test': z.object({ id: profileId }).strict(),
   'auth.profiles': z.object({}).strict(),
-} as const;
+} as const));
 
 type AuthKeyMethod = keyof typeof schemas;
 

@@ -4,6 +4,7 @@
  * has a run. See main/sessions/edit-branch.ts.
  */
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { Methods } from '../../../preload/contract.js';
 import { BranchRefusedError, branchBefore } from '../../sessions/edit-branch.js';
 import type { SessionStore } from '../../sessions/store.js';
@@ -11,11 +12,11 @@ import { sessionKey, validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
 import { toSummary } from './sessions.js';
 
-const schemas = {
+const schemas = lazy(() => ({
   'sessions.branch': z
     .object({ sessionKey, fromEnd: z.number().int().min(0), text: z.string().max(1_000_000), keep: z.boolean() })
     .strict(),
-} as const;
+} as const));
 
 export interface BranchMethodDeps {
   store: SessionStore;

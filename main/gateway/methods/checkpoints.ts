@@ -4,22 +4,23 @@
  * while the session has a run is refused with one line.
  */
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { Methods } from '../../../preload/contract.js';
 import { CheckpointNotFoundError, type CheckpointStore } from '../../checkpoints/store.js';
 import { RestoreRefusedError, type CheckpointService } from '../../checkpoints/service.js';
 import { sessionKey, validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
 
-const id = z.string().trim().min(1, 'id must not be empty').max(100);
+const id = lazy(() => z.string().trim().min(1, 'id must not be empty').max(100));
 
-const schemas = {
+const schemas = lazy(() => ({
   'checkpoints.list': z.object({ sessionKey }).strict(),
   'checkpoints.preview': z.object({ sessionKey, id }).strict(),
   'checkpoints.diff': z.object({ sessionKey, id, path: z.string().min(1).max(4096) }).strict(),
   'checkpoints.restore': z.object({ sessionKey, id, mode: z.enum(['files', 'both', 'conversation']) }).strict(),
   'checkpoints.undo': z.object({ sessionKey }).strict(),
   'checkpoints.usage': z.object({}).strict(),
-} as const;
+} as const));
 
 type CheckpointMethod = keyof typeof schemas;
 

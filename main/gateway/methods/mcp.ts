@@ -6,6 +6,7 @@
  * a copy there (which then wins). A change applies to the next run.
  */
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { McpServerDto, McpStatusDto, Methods } from '../../../preload/contract.js';
 import type { SecretStore } from '../../auth/secrets.js';
 import { isEnabled, MCP_APPROVAL_MODES, MCP_SERVER_NAME, mcpServerConfigSchema, mcpServerProblem, toolEnabled, transportOf, type McpServerConfig } from '../../mcp/config.js';
@@ -19,9 +20,9 @@ import type { SettingsStore } from '../../settings/store.js';
 import { validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
 
-const name = z.string().regex(MCP_SERVER_NAME, 'server names may use only letters, digits, ".", "_" and "-" (at most 64)');
-const stringMap = z.record(z.string().min(1).max(200), z.string().max(10_000));
-const schemas = {
+const name = lazy(() => z.string().regex(MCP_SERVER_NAME, 'server names may use only letters, digits, ".", "_" and "-" (at most 64)'));
+const stringMap = lazy(() => z.record(z.string().min(1).max(200), z.string().max(10_000)));
+const schemas = lazy(() => ({
   'mcp.status': z.object({}).strict(),
   'mcp.save': z
     .object({
@@ -51,7 +52,7 @@ const schemas = {
   'mcp.setApproval': z.object({ name, approval: z.enum(MCP_APPROVAL_MODES) }).strict(),
   'mcp.connect': z.object({ name }).strict(),
   'mcp.import': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
-};
+}));
 
 type McpMethod = keyof typeof schemas;
 

@@ -3,6 +3,7 @@
  * controls: queue.list / queue.remove, runs.abort (one run, one session, all compacting, all), agent.steer.
  */
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { MethodName, Methods, QueueEntryDto } from '../../../preload/contract.js';
 import type { Lanes } from '../../engine/run/lanes.js';
 import type { RunRecord, RunRegistry } from '../../engine/run/runs.js';
@@ -13,7 +14,7 @@ import { GatewayError } from '../types.js';
 
 export type Handler<M extends MethodName> = (params: unknown) => Promise<Methods[M][1]>;
 
-export const queueSchemas = {
+export const queueSchemas = lazy(() => ({
   'queue.list': z.object({ sessionKey: sessionKey.optional() }).strict(),
   'queue.remove': z.object({ runId: z.string().min(1) }).strict(),
   'runs.abort': z
@@ -26,7 +27,7 @@ export const queueSchemas = {
       message: z.string().refine((s) => s.trim().length > 0, 'message must not be empty').pipe(z.string().max(1_000_000)),
     })
     .strict(),
-};
+}));
 
 export interface QueueMethodsContext {
   lanes: Lanes;

@@ -10,6 +10,7 @@
 import { readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { AgentAccepted, HistoryEntry, Methods, SessionSearchHit, SessionSummary } from '../../../preload/contract.js';
 import type { Message } from '../../engine/messages.js';
 import type { RunRegistry } from '../../engine/run/runs.js';
@@ -26,7 +27,7 @@ import { exportSession } from './session-export.js';
 export const UNDO_WINDOW_MS = 30_000;
 const DELETED_EXT = '.jsonl.deleted';
 
-const schemas = {
+const schemas = lazy(() => ({
   'sessions.list': z.object({}).strict(),
   'sessions.history': z.object({ sessionKey }).strict(),
   /** E10: a `/compact` run in the session's lane (its events and result as for any run). */
@@ -52,7 +53,7 @@ const schemas = {
   'sessions.undoReset': z.object({ sessionKey, keptKey: sessionKey }).strict(),
   'sessions.search': z.object({ query: z.string().max(500, 'query is too long (max 500 characters)') }).strict(),
   'sessions.export': z.object({ sessionKey, format: z.enum(['markdown', 'json']) }).strict(),
-} as const;
+} as const));
 
 type SessionMethod = keyof typeof schemas;
 

@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { Methods, SettingsView } from '../../../preload/contract.js';
 import { API_KINDS, QUEUE_MODES, THINKING_LEVELS } from '../../engine/config/schema.js';
 import type { SecretStore } from '../../auth/secrets.js';
@@ -18,8 +19,8 @@ import { modelRef, validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
 import { realWorkspace } from '../../tools/paths.js';
 
-const providerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'provider names may use only letters, digits, ".", "_" and "-"');
-const schemas = {
+const providerName = lazy(() => z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'provider names may use only letters, digits, ".", "_" and "-"'));
+const schemas = lazy(() => ({
   'settings.get': z.object({}).strict(),
   'settings.update': z
     .object({
@@ -50,7 +51,7 @@ const schemas = {
       apiKey: z.string().trim().min(8).max(1000).regex(/^\S+$/).optional(),
     })
     .strict(),
-} as const;
+} as const));
 
 type SettingsMethod = keyof typeof schemas;
 

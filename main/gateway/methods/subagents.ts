@@ -1,11 +1,12 @@
 /** Gateway methods for subagents (E20): subagents.list / subagents.abort / subagents.steer. */
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { Subagents } from '../../engine/run/subagents.js';
 import { parseWith, sessionKey } from '../params.js';
 import { GatewayError } from '../types.js';
 import type { Handler } from './queue.js';
 
-export const subagentSchemas = {
+export const subagentSchemas = lazy(() => ({
   'subagents.list': z.object({ parentSessionKey: sessionKey.optional() }).strict(),
   'subagents.abort': z.object({ id: z.string().min(1).max(200) }).strict(),
   'subagents.steer': z
@@ -14,7 +15,7 @@ export const subagentSchemas = {
       message: z.string().refine((s) => s.trim().length > 0, 'message must not be empty').pipe(z.string().max(1_000_000)),
     })
     .strict(),
-};
+}));
 
 export function subagentMethods(subagents: Subagents): {
   'subagents.list': Handler<'subagents.list'>;

@@ -4,6 +4,7 @@
  * removes one).
  */
 import { z } from 'zod';
+import { lazy } from '../../engine/lazy.js';
 import type { BudgetDto, UsageReportDto } from '../../../preload/contract.js';
 import { usageReport } from '../../cli/usage-command.js';
 import type { SessionStore } from '../../sessions/store.js';
@@ -14,12 +15,12 @@ import type { Ledger } from '../../usage/ledger.js';
 import { summarize } from '../../usage/summary.js';
 import { validatedMethods } from '../params.js';
 
-const amount = z.number().positive().max(1_000_000).nullable().optional();
+const amount = lazy(() => z.number().positive().max(1_000_000).nullable().optional());
 
-export const usageSchemas = {
+export const usageSchemas = lazy(() => ({
   'usage.summary': z.object({}).strict(),
   'usage.setBudget': z.object({ perChatUsd: amount, perDayUsd: amount, perMonthUsd: amount }).strict(),
-};
+}));
 
 export interface UsageMethodsContext {
   ledger: Ledger;
