@@ -73,44 +73,51 @@ function prune(dir) {
   }
 }
 
+/** How every file of the build starts (scripts/build-cli.mjs writes each as the function Node would wrap it in). */
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
+
 /**
- * Requires `entry` (a CommonJS file); it and every .cjs file under its folder are compiled with the code cache in
- * `dir`. Any problem with the cache (unreadable, unwritable, rejected by V8) only means compiling as without it.
+ * Requires `entry`, the CommonJS build's entry. It and every .cjs file under its folder are compiled as written (each
+ * file is its own module wrapper), with the code cache in `dir` when there is one. Any problem with the cache
+ * (unreadable, unwritable, rejected by V8) only means compiling as without it.
  */
 export function requireWithCodeCache(entry, dir) {
-  const require = createRequire(import.meta.url);
-  if (!dir || !ownFolder(dir, false) && !ownFolder(dir, true)) return require(entry);
+  const useCache = dir !== undefined && (ownFolder(dir, false) || ownFolder(dir, true));
   const root = path.dirname(entry) + path.sep;
   /** Scripts compiled without a usable cache: their code is saved at exit. */
   const fresh = [];
   const compile = Module.prototype._compile;
   Module.prototype._compile = function (content, filename) {
     if (!filename.startsWith(root) || !filename.endsWith('.cjs')) return compile.call(this, content, filename);
-    const file = path.join(dir, cacheName(filename));
+    if (!content.startsWith(WRAPPER_START)) throw new Error(`${filename}: not built by scripts/build-cli.mjs (run \`npm run build\`)`);
+    const file = useCache ? path.join(dir, cacheName(filename)) : undefined;
     let key;
     let cachedData;
     try {
-      key = keyOf(filename);
-      cachedData = readCache(file, key);
+      if (file) {
+        key = keyOf(filename);
+        cachedData = readCache(file, key);
+      }
     } catch {
-      return compile.call(this, content, filename);
+      key = undefined;
     }
     // No import() hook: on Node 20 code from a cache loses it, so the build calls globalThis.__agentdeskImport
     // instead (scripts/build-cli.mjs).
-    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) fresh.push({ script, file, key });
-    const fn = script.runInThisContext({ displayErrors: true });
-    const req = createRequire(filename);
-    return fn.call(this.exports, this.exports, req, this, filename, path.dirname(filename));
+    const script = new vm.Script(content, { filename, cachedData });
+    if (key !== undefined && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, file, key });
+    const wrapper = script.runInThisContext({ displayErrors: true });
+    return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, path.dirname(filename));
   };
-  process.once('exit', () => {
-    if (fresh.length === 0) return;
-    try {
-      for (const { script, file, key } of fresh) writeCache(file, key, script.createCachedData());
-      prune(dir);
-    } catch {
-      /* no cache this time */
-    }
-  });
-  return require(entry);
+  if (useCache) {
+    process.once('exit', () => {
+      if (fresh.length === 0) return;
+      try {
+        for (const { script, file, key } of fresh) writeCache(file, key, script.createCachedData());
+        prune(dir);
+      } catch {
+        /* no cache this time */
+      }
+    });
+  }
+  return createRequire(import.meta.url)(entry);
 }

@@ -8,9 +8,9 @@
 // a CommonJS script can be compiled with V8's code cache (vm.Script cachedData): bin/agentdesk.mjs loads this build
 // through bin/code-cache.mjs. The same bundling as electron-vite's main build: the dependencies stay external except
 // zod and the SDKs (bundled, tree-shaken; the SDKs and the MCP client in chunks loaded at first use), keytar external.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'rolldown';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -28,6 +28,10 @@ const isExternal = (id) =>
  * resolves packages from the same node_modules). Only calls are rewritten: an "import(" inside a string (the SDKs'
  * messages) follows a quote or backtick and is left alone.
  */
+/** Must match bin/code-cache.mjs (it checks that a file starts with this). */
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
+const WRAPPER_END = '\n})';
+
 const IMPORT_CALL = /(?<![\w$.`'"])import\(/g;
 const viaBinImport = {
   name: 'agentdesk-import-via-bin',
@@ -38,15 +42,17 @@ const viaBinImport = {
 
 // A chunk of an earlier build (its name carries its content hash) must not linger beside the new ones.
 rmSync(join(ROOT, 'out/main/cli-chunks'), { recursive: true, force: true });
-await build({
+const OUT = join(ROOT, 'out/main');
+const { output } = await build({
   input: { cli: join(ROOT, 'main/cli.ts') },
   plugins: [viaBinImport],
   cwd: ROOT,
   platform: 'node',
   logLevel: 'warn',
+  write: false,
   external: isExternal,
   output: {
-    dir: join(ROOT, 'out/main'),
+    dir: OUT,
     format: 'cjs',
     entryFileNames: '[name].cjs',
     chunkFileNames: 'cli-chunks/[name]-[hash].cjs',
@@ -55,3 +61,13 @@ await build({
     comments: { legal: true, annotation: true, jsdoc: false },
   },
 });
+
+// Each file is written as the function Node would wrap it in, so bin/code-cache.mjs compiles the text as it is read
+// (no second, wrapped copy of ~1 MB of source in memory). Wrapped here, after the build: rolldown drops an unused
+// function expression from what a plugin returns. Only that loader runs these files.
+for (const chunk of output) {
+  if (chunk.type !== 'chunk') throw new Error(`unexpected build output ${chunk.fileName}`);
+  const file = join(OUT, chunk.fileName);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${WRAPPER_START}${chunk.code}${WRAPPER_END}`);
+}
