@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 // Headless AgentDesk command line (see SPEC "The headless command line"). Built by `npm run build`.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { codeCacheDir, requireWithCodeCache } from './code-cache.mjs';
 
+// `--version` answers without loading the command line (the same line main/cli.ts prints).
+if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-v')) {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${version}\n`);
+  process.exit(0);
+}
 const cli = fileURLToPath(new URL('../out/main/cli.cjs', import.meta.url));
 if (!existsSync(cli)) {
   process.stderr.write('agentdesk: not built yet — run `npm run build` first\n');
@@ -15,4 +20,5 @@ globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: tru
 // The bundle's import() of an ES-module package or a plugin file (see scripts/build-cli.mjs): a module's own import.
 globalThis.__agentdeskImport = (specifier) => import(specifier);
 // The CommonJS build, compiled with V8's code cache (code-cache.mjs): most of a turn's start-up was compiling it.
+const { codeCacheDir, requireWithCodeCache } = await import('./code-cache.mjs');
 requireWithCodeCache(cli, codeCacheDir());
