@@ -65,11 +65,13 @@ function writeCache(file, key, data) {
   renameSync(tmp, file); // whole or not at all, also with another process writing the same file
 }
 
-/** Removes caches whose source file no longer exists (an earlier build's chunks). */
+/** Removes caches whose source file no longer exists (an earlier build's chunks) and writes a killed process left. */
 function prune(dir) {
   for (const name of readdirSync(dir)) {
-    if (name.endsWith('.tmp')) continue;
-    if (name.endsWith('.v8cache') && !existsSync(sourceOf(name))) unlinkSync(path.join(dir, name));
+    const file = path.join(dir, name);
+    if (name.endsWith('.tmp')) {
+      if (Date.now() - statSync(file).mtimeMs > 3600_000) unlinkSync(file);
+    } else if (name.endsWith('.v8cache') && !existsSync(sourceOf(name))) unlinkSync(file);
   }
 }
 
