@@ -1,0 +1,74 @@
+/**
+ * The command line's code cache (bin/code-cache.mjs) through the built bin: the first run of a build saves what V8
+ * compiled in the user's cache folder, a later run uses it (and still imports ES modules: a plugin, loaded with
+ * import() from cached code, which Node 20 cannot do without the bin's import function), a changed build file is
+ * compiled again, AGENTDESK_CODE_CACHE=0 writes nothing, and a folder others may write is never used.
+ */
+import { chmod, mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, ensureBuilt, ROOT, runCli, tempDir, writeConfig } from '../support/cli.js';
+
+const CLI = join(ROOT, 'out', 'main', 'cli.cjs');
+
+async function pluginHome(): Promise<string> {
+  const h = await tempDir('home');
+  await writeConfig(h, { plugins: { enabled: ['hello'] } });
+  await mkdir(join(h, 'plugins', 'hello'), { recursive: true });
+  await writeFile(join(h, 'plugins', 'hello', 'index.mjs'), `export default (api) => { api.on('agent_end', () => {}); };`);
+  return h;
+}
+
+const cacheFiles = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.v8cache'));
+
+beforeAll(async () => {
+  await ensureBuilt();
+}, 120_000);
+
+describe('agentdesk code cache', () => {
+  it('is written by the first run, used by the next (import() still works), and rewritten for a changed build', async () => {
+    const xdg = await tempDir('xdg');
+    const dir = join(xdg, 'agentdesk', 'code-cache');
+    const home = await pluginHome();
+    const env = cleanEnv({ XDG_CACHE_HOME: xdg });
+    const first = await runCli(['plugins', 'list', '--home', home], { env });
+    expect(first.stdout).toBe('hello  enabled  hooks: agent_end');
+    const files = await cacheFiles(dir);
+    expect(files).toContain(`${encodeURIComponent(CLI)}.v8cache`);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    const entry = join(dir, `${encodeURIComponent(CLI)}.v8cache`);
+    const written = (await stat(entry)).mtimeMs;
+
+    const second = await runCli(['plugins', 'list', '--home', home], { env });
+    expect(second).toMatchObject({ exitCode: 0, stdout: first.stdout, stderr: '' });
+    expect((await stat(entry)).mtimeMs).toBe(written); // used, not written again
+
+    // Another build of the same file (its mtime changes): compiled anew, its cache replaced.
+    const now = new Date();
+    const before = await stat(CLI);
+    await utimes(CLI, before.atime, now);
+    try {
+      const third = await runCli(['plugins', 'list', '--home', home], { env });
+      expect(third.stdout).toBe(first.stdout);
+      expect((await stat(entry)).mtimeMs).toBeGreaterThan(written);
+    } finally {
+      await utimes(CLI, before.atime, before.mtime);
+    }
+  }, 60_000);
+
+  it('AGENTDESK_CODE_CACHE=0 writes nothing; a cache folder others may write is not used', async () => {
+    const home = await pluginHome();
+    const off = await tempDir('xdg');
+    const r = await runCli(['plugins', 'list', '--home', home], { env: cleanEnv({ XDG_CACHE_HOME: off, AGENTDESK_CODE_CACHE: '0' }) });
+    expect(r.stdout).toBe('hello  enabled  hooks: agent_end');
+    expect(await readdir(off)).toEqual([]);
+
+    const shared = await tempDir('xdg');
+    const dir = join(shared, 'agentdesk', 'code-cache');
+    await mkdir(dir, { recursive: true });
+    await chmod(dir, 0o777);
+    const s = await runCli(['plugins', 'list', '--home', home], { env: cleanEnv({ XDG_CACHE_HOME: shared }) });
+    expect(s.stdout).toBe('hello  enabled  hooks: agent_end');
+    expect(await cacheFiles(dir)).toEqual([]);
+  }, 60_000);
+});
