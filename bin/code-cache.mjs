@@ -41,6 +41,10 @@ function ownFolder(dir, create) {
   }
 }
 
+/**
+ * The cached code and the commands whose runs it holds (e.g. "agent plugins"), or undefined when there is none for
+ * this key. File layout: the key line, the commands line, then V8's data.
+ */
 function readCache(file, key) {
   let buf;
   try {
@@ -49,14 +53,18 @@ function readCache(file, key) {
     return undefined;
   }
   const head = Buffer.from(key);
-  return buf.length > head.length && buf.subarray(0, head.length).equals(head) ? buf.subarray(head.length) : undefined;
+  if (buf.length <= head.length || !buf.subarray(0, head.length).equals(head)) return undefined;
+  const eol = buf.indexOf(10, head.length);
+  if (eol < 0) return undefined;
+  return { commands: buf.toString('latin1', head.length, eol).split(' ').filter(Boolean), data: buf.subarray(eol + 1) };
 }
 
-function writeCache(file, key, data) {
+function writeCache(file, key, commands, data) {
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {
     writeSync(fd, key);
+    writeSync(fd, `${commands.join(' ')}\n`);
     writeSync(fd, data);
     fsyncSync(fd);
   } finally {
@@ -75,6 +83,9 @@ function prune(dir) {
   }
 }
 
+/** main/cli.ts's commands: a cache notes which of them it has seen run. */
+const COMMANDS = new Set(['agent', 'auth', 'subagents', 'plugins', 'checkpoints', 'usage', 'mcp']);
+
 /** How every file of the build starts (scripts/build-cli.mjs writes each as the function Node would wrap it in). */
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
 
@@ -86,7 +97,9 @@ const WRAPPER_START = '(function (exports, require, module, __filename, __dirnam
 export function requireWithCodeCache(entry, dir) {
   const useCache = dir !== undefined && (ownFolder(dir, false) || ownFolder(dir, true));
   const root = path.dirname(entry) + path.sep;
-  /** Scripts compiled without a usable cache: their code is saved at exit. */
+  /** The command of this run (one of the command line's own; anything else is "-"). */
+  const command = COMMANDS.has(process.argv[2] ?? '') ? process.argv[2] : '-';
+  /** Scripts compiled without a usable cache, or with one made by other commands: their code is saved at exit. */
   const fresh = [];
   const compile = Module.prototype._compile;
   Module.prototype._compile = function (content, filename) {
@@ -94,19 +107,24 @@ export function requireWithCodeCache(entry, dir) {
     if (!content.startsWith(WRAPPER_START)) throw new Error(`${filename}: not built by scripts/build-cli.mjs (run \`npm run build\`)`);
     const file = useCache ? path.join(dir, cacheName(filename)) : undefined;
     let key;
-    let cachedData;
+    let cached;
     try {
       if (file) {
         key = keyOf(filename);
-        cachedData = readCache(file, key);
+        cached = readCache(file, key);
       }
     } catch {
       key = undefined;
     }
     // No import() hook: on Node 20 code from a cache loses it, so the build calls globalThis.__agentdeskImport
     // instead (scripts/build-cli.mjs).
-    const script = new vm.Script(content, { filename, cachedData });
-    if (key !== undefined && (cachedData === undefined || script.cachedDataRejected)) fresh.push({ script, file, key });
+    const script = new vm.Script(content, { filename, cachedData: cached?.data });
+    if (key !== undefined) {
+      // The cache holds the functions that ran when it was made: a command it has not seen (a turn after only
+      // `--help`) saves it again at exit, with this run's functions added.
+      const commands = cached && !script.cachedDataRejected ? cached.commands : [];
+      if (!commands.includes(command)) fresh.push({ script, file, key, commands: [...commands, command].sort() });
+    }
     const wrapper = script.runInThisContext({ displayErrors: true });
     return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, path.dirname(filename));
   };
@@ -114,7 +132,7 @@ export function requireWithCodeCache(entry, dir) {
     process.once('exit', () => {
       if (fresh.length === 0) return;
       try {
-        for (const { script, file, key } of fresh) writeCache(file, key, script.createCachedData());
+        for (const { script, file, key, commands } of fresh) writeCache(file, key, commands, script.createCachedData());
         prune(dir);
       } catch {
         /* no cache this time */

@@ -1,6 +1,6 @@
 /**
  * The command line's code cache (bin/code-cache.mjs) through the built bin: the first run of a build saves what V8
- * compiled in the user's cache folder, a later run uses it (and still imports ES modules: a plugin, loaded with
+ * compiled in the user's cache folder, a later run uses it (another command adds its functions once) (and still imports ES modules: a plugin, loaded with
  * import() from cached code, which Node 20 cannot do without the bin's import function), a changed build file is
  * compiled again, AGENTDESK_CODE_CACHE=0 writes nothing, and a folder others may write is never used.
  */
@@ -43,6 +43,14 @@ describe('agentdesk code cache', () => {
     expect(second).toMatchObject({ exitCode: 0, stdout: first.stdout, stderr: '' });
     expect((await stat(entry)).mtimeMs).toBe(written); // used, not written again
 
+    // Another command: its functions are added once (the cache is saved again), then it is used as it is.
+    expect((await runCli(['usage', '--home', home], { env })).exitCode).toBe(0);
+    const added = (await stat(entry)).mtimeMs;
+    expect(added).toBeGreaterThan(written);
+    expect((await runCli(['usage', '--home', home], { env })).exitCode).toBe(0);
+    expect((await runCli(['plugins', 'list', '--home', home], { env })).stdout).toBe(first.stdout);
+    expect((await stat(entry)).mtimeMs).toBe(added);
+
     // Another build of the same file (its mtime changes): compiled anew, its cache replaced.
     const now = new Date();
     const before = await stat(CLI);
@@ -50,7 +58,7 @@ describe('agentdesk code cache', () => {
     try {
       const third = await runCli(['plugins', 'list', '--home', home], { env });
       expect(third.stdout).toBe(first.stdout);
-      expect((await stat(entry)).mtimeMs).toBeGreaterThan(written);
+      expect((await stat(entry)).mtimeMs).toBeGreaterThan(added);
     } finally {
       await utimes(CLI, before.atime, before.mtime);
     }
