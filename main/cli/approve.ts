@@ -9,7 +9,6 @@
  * Commands and diffs are shown with control characters escaped (terminal-text.ts). One prompt at a time; each
  * request gets exactly one answer.
  */
-import { createInterface } from 'node:readline';
 import type { ApprovalData, ApprovalDecision } from '../../preload/contract.js';
 import type { ApprovalMode } from '../engine/config/schema.js';
 import { escapeForTerminal, hasUnsafeControls } from './terminal-text.js';
@@ -105,13 +104,15 @@ export function terminalPromptIo(err: (s: string) => void): PromptIo {
   return {
     err,
     interactive: !!process.stdin.isTTY && !!process.stderr.isTTY,
-    ask: (question) =>
-      new Promise((resolve) => {
+    ask: async (question) => {
+      const { createInterface } = await import('node:readline'); // loaded when a question is asked, not at start-up
+      return new Promise((resolve) => {
         const rl = createInterface({ input: process.stdin, output: process.stderr });
         rl.question(question, (line) => {
           rl.close();
           resolve(line);
         });
-      }),
+      });
+    },
   };
 }

@@ -13,7 +13,7 @@
  * Messages are newline-delimited JSON-RPC, read and written with the SDK's own ReadBuffer / serializeMessage.
  * stderr is kept (the last lines) for the status shown in Settings and in error messages.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -182,6 +182,7 @@ export class GroupStdioTransport implements Transport {
     const unix = process.platform !== 'win32';
     resolveCommand(this.params.command, this.params.env, this.params.cwd); // "command not found" before spawning
     const [cmd, argv] = unix ? ['/bin/sh', ['-c', LAUNCHER, 'agentdesk-mcp', this.params.command, ...this.params.args]] : [this.params.command, this.params.args];
+    const { spawn } = await import('node:child_process'); // loaded when a server starts, not with the gateway
     return new Promise((resolve, reject) => {
       const child = spawn(cmd as string, argv as string[], {
         env: this.params.env,

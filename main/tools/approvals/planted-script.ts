@@ -5,7 +5,6 @@
  * committed version is read with git on the host, with the repository's hooks and fsmonitor turned off and no
  * pager (a plain object read runs nothing from the repository).
  */
-import { execFile } from 'node:child_process';
 import { readWholeText } from '../fs/confined.js';
 
 const BUILTINS = new Set(['install', 'i', 'ci', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade', 'ls', 'list', 'why', 'info', 'view',
@@ -42,7 +41,8 @@ const scriptsOf = (text: string | undefined, name: string): string => {
   }
 };
 
-function committedPackageJson(ws: string): Promise<string | undefined> {
+async function committedPackageJson(ws: string): Promise<string | undefined> {
+  const { execFile } = await import('node:child_process'); // loaded at first use (start-up of a CLI turn)
   return new Promise((resolve) => {
     execFile(
       'git',

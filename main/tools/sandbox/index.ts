@@ -4,7 +4,6 @@
  * `sandbox-exec` on macOS, none elsewhere. With none, exec still runs but every command needs the person's
  * approval and the approval card says it is not sandboxed (policy.ts).
  */
-import { execFile } from 'node:child_process';
 import { closeSync, existsSync, openSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -55,6 +54,8 @@ export function detectSandbox(): Promise<SandboxStatus> {
     // The probe runs with the same namespaces and privileges as every command and prints what it holds.
     const probe = [...isolationArgs({ network: true, uid: sandboxUid() }), '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--',
       '/bin/sh', '-c', 'while IFS= read -r l; do echo "$l"; done < /proc/self/status'];
+    // Loaded here, not with the module: a CLI turn that runs no command never loads child_process (nor dgram with it).
+    const { execFile } = await import('node:child_process');
     const ran = await new Promise<{ error: string } | { status: string }>((resolve) => {
       execFile(bin, probe, { timeout: 5000 }, (err, stdout, stderr) => resolve(err ? { error: stderr.trim() || err.message } : { status: stdout }));
     });
