@@ -24,6 +24,20 @@ afterAll(async () => Promise.all([first?.close(), main?.close()]));
 
 const done = (page: Page) => page.locator('[data-testid="assistant-message"][data-status="done"]');
 
+/**
+ * No chat is opening, every finite animation and transition has ended (a drawer sliding in, a toast fading in), then two frames are
+ * drawn: what the screenshot and the contrast check see is the screen at rest. Endless ones (a spinner) are not
+ * waited for.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('main.chat[data-ready="false"]')); // a chat still opening
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+}
+
 async function openChatList(page: Page): Promise<void> {
   if ((await page.getByTestId('session-list').count()) === 0) await page.getByRole('button', { name: 'Show chats' }).click();
   await page.getByTestId('session-list').waitFor();
@@ -35,7 +49,7 @@ describe('every screen, both sizes, both themes', () => {
       it(`${theme}, ${size.width}×${size.height}`, async () => {
         const problems: string[] = [];
         const check = async (page: Page, screen: string, opts: { layout?: boolean } = {}) => {
-          await page.waitForTimeout(150); // transitions and highlighting settle
+          await settled(page); // transitions and highlighting settle
           await shot(page, `${screen}-${theme}`);
           const fails = await contrastFailures(page);
           if (fails.length) problems.push(`[${screen}] contrast:\n${formatFailures(fails)}`);
@@ -147,11 +161,10 @@ async function mainScreens(rig: WindowRig, size: Size, theme: Theme, check: Chec
   await check(page, 'undo-toast');
   await toast.getByRole('button', { name: 'Undo' }).click();
   await toast.waitFor({ state: 'detached' });
-  // the chat is back and open again
-  await page.locator(`.session-active[data-session-key="${deleted}"]`).waitFor({ timeout: 10_000 }).catch(async () => {
-    await openChatList(page);
-    await page.locator(`.session-active[data-session-key="${deleted}"]`).waitFor({ timeout: 10_000 });
-  });
+  // the chat is back and open again (in a narrow window opening it closed the drawer: open the list again)
+  await page.locator(`main.chat[data-ready="true"][data-session-key="${deleted}"]`).waitFor({ timeout: 10_000 });
+  await openChatList(page);
+  await page.locator(`.session-active[data-session-key="${deleted}"]`).waitFor({ timeout: 10_000 });
 
   // Settings, scrolled through (a drawer still open closes with Esc)
   if ((await page.locator('.drawer-backdrop').count()) > 0) await page.keyboard.press('Escape');
