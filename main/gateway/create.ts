@@ -396,7 +396,8 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
       const { tools: offered } = await mcp.toolsForRun({
         reserved,
         windowTokens: effectiveContextTokens(model, config),
-        builtInTokens: toolTokens(toolSpecsOf(builtIn)),
+        // Counted only when some MCP server offers tools (a turn without MCP servers never needs it).
+        builtInTokens: () => toolTokens(toolSpecsOf(builtIn)),
       });
       return offered;
     },

@@ -142,9 +142,10 @@ export class McpManager {
   }
 
   /**
-   * The MCP tools for one run. `reserved`: the built-in tool names; `windowTokens`/`builtInTokens`: for the budget.
+   * The MCP tools for one run. `reserved`: the built-in tool names; `windowTokens`/`builtInTokens`: for the budget
+   * (`builtInTokens` may be a function: called only when there are MCP tools to budget).
    */
-  async toolsForRun(opts: { reserved: readonly string[]; windowTokens: number; builtInTokens: number }): Promise<RunToolsResult> {
+  async toolsForRun(opts: { reserved: readonly string[]; windowTokens: number; builtInTokens: number | (() => number) }): Promise<RunToolsResult> {
     const notices: string[] = [];
     const servers = Object.entries(this.o.servers()).filter(([, cfg]) => isEnabled(cfg));
     // Stop connections of servers that were removed or disabled.
@@ -188,7 +189,9 @@ export class McpManager {
       const specs = tools.filter((t) => t.mcp?.server === server).map(({ name, description, parameters }) => ({ name, description, parameters }));
       perServer.set(server, toolTokens(specs));
     }
-    const plan = planToolBudget(perServer, opts.builtInTokens, opts.windowTokens);
+    if (perServer.size === 0) return { tools: [], notices }; // nothing to budget
+    const builtInTokens = typeof opts.builtInTokens === 'function' ? opts.builtInTokens() : opts.builtInTokens;
+    const plan = planToolBudget(perServer, builtInTokens, opts.windowTokens);
     if (plan.warning) {
       notices.push(plan.warning);
       this.notice(plan.warning);
