@@ -2,9 +2,10 @@
  * Builds the application gateway (E1, E2): config, sessions, tools, lanes and the run registry behind the
  * transport-agnostic request/event surface used by Electron IPC, the WebSocket transport and the CLI.
  */
+import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { defaultHome } from '../cli/home.js';
+import { codeCacheFolder, defaultHome } from '../cli/home.js';
 import type { AgentAccepted, AgentEvent, MethodName, Methods } from '../../preload/contract.js';
 import { GatewayError, type GatewayApi } from './types.js';
 import { loadConfig } from '../engine/config/load.js';
@@ -144,7 +145,11 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // model lists) sees the new values for the NEXT run; running work keeps what it started with.
   const config: AppConfig = opts.effectiveConfig ?? applySettings(fileConfig, settings.get());
   // X5: AgentDesk's data folders (this one and the default one) are never a workspace and never visible in one.
-  const dataFolders = [opts.home, defaultHome(env)];
+  // The command line's code cache is code it runs at its next start: hidden the same way, and made now so that a
+  // command cannot create it first (a missing folder has nothing to hide it with).
+  const codeCache = codeCacheFolder(env, homedir());
+  await mkdir(codeCache, { recursive: true, mode: 0o700 }).catch(() => undefined);
+  const dataFolders = [opts.home, defaultHome(env), codeCache];
   let workspace = await realWorkspace(opts.workspace, { home: homedir(), dataFolders });
   // …and the file tools treat them as outside, also when one lies inside the workspace (the home folder).
   const unhide = hideFromTools(dataFolders);

@@ -39,9 +39,9 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function run(home: string, ws: string, turns: FakeTurn[], approve: string) {
+async function run(home: string, ws: string, turns: FakeTurn[], approve: string, env: Record<string, string> = {}) {
   fake.enqueue(...turns);
-  const r = await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--message', 'do the task', '--approve', approve], { env: cleanEnv(KEY), timeoutMs: 60_000 });
+  const r = await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--message', 'do the task', '--approve', approve], { env: cleanEnv({ ...KEY, ...env }), timeoutMs: 60_000 });
   const result = r.lines.at(-1) as { status: string };
   const events = r.lines.slice(0, -1) as unknown as Event[];
   const toolEnds = events.filter((e) => e.stream === 'tool' && e.data.phase === 'end').map((e) => e.data as { name: string; isError: boolean; result: string });
@@ -144,6 +144,31 @@ describe.runIf(sandboxed)('the data folder inside the workspace', () => {
   }, 90_000);
 });
 
+
+describe.runIf(sandboxed)("the command line's code cache inside the workspace (a home folder holds ~/.cache)", () => {
+  // A code cache is code the next `agentdesk` runs before any sandbox: a planted one would run the model's code on
+  // the host. The gateway hides its folder like the data folder, and makes it first so no command can.
+  it('exec and the file tools cannot write into it; afterwards it holds only what the CLI wrote', async () => {
+    const ws = await tempDir('hard-cache-ws');
+    const home = await tempDir('hard-cache-home');
+    await writeConfig(home, config());
+    const cache = join(ws, '.cache', 'agentdesk', 'code-cache');
+    const { toolEnds, result, r } = await run(home, ws, [
+      { toolCalls: [{ name: 'exec', arguments: { command: 'mkdir -p .cache/agentdesk/code-cache; echo code > .cache/agentdesk/code-cache/planted.v8cache; ls -A .cache/agentdesk/code-cache | wc -l' } }] },
+      { toolCalls: [{ name: 'write', arguments: { path: '.cache/agentdesk/code-cache/planted2.v8cache', content: 'code' } }] },
+      { toolCalls: [{ name: 'exec', arguments: { command: 'mv .cache/agentdesk .cache/moved 2>&1; mv .cache .cache-moved 2>&1; echo done' } }] },
+      { text: 'Could not.' },
+    ], 'auto', { XDG_CACHE_HOME: join(ws, '.cache') });
+    expect(result.status, r.stderr).toBe('ok');
+    expect(toolEnds.map((t) => [t.name, t.isError])).toEqual([['exec', false], ['write', true], ['exec', false]]);
+    expect(toolEnds[0]!.result).toMatch(/^1\n/); // it wrote into an empty folder of its own, gone with the sandbox
+    expect(toolEnds[1]!.result).toMatch(/outside the workspace: it is in AgentDesk's data folder/);
+    expect(toolEnds[2]!.result).toMatch(/Device or resource busy[\s\S]*Device or resource busy/);
+    const names = await readdir(cache);
+    expect(names.filter((n) => n.startsWith('planted'))).toEqual([]);
+    for (const n of names) expect(decodeURIComponent(n)).toMatch(/\/out\/main\/.+\.cjs\.v8cache$|\.tmp$/);
+  }, 90_000);
+});
 
 describe('the plain-text output on a terminal', () => {
   it('control characters from the model and from tool output reach stdout and stderr escaped (--json keeps them exact)', async () => {
