@@ -14,7 +14,7 @@ import { readSecret } from './cli/read-secret.js';
 import { parseMcpArgs } from './cli/mcp-args.js';
 import { EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, HELP, UsageError } from './cli/usage-error.js';
 import { describeFsError } from './cli/home-check.js';
-import { keychainFix } from './settings/keychain-help.js';
+import { keychainFix } from '../preload/messages/keychain.js';
 import pkg from '../package.json';
 import { setCheckpointWorkerScript } from './checkpoints/prefetch.js';
 

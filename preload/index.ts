@@ -14,6 +14,7 @@ import {
   type MethodName,
   type Methods,
 } from './contract.js';
+import { RequestError } from './messages/requests.js';
 
 const listeners = new Set<(event: AgentEvent) => void>();
 
@@ -37,7 +38,7 @@ const api: AgentDeskApi = {
     // Main answers with an envelope so the gateway's message survives (a thrown error would be rewrapped by Electron).
     return (ipcRenderer.invoke(IPC_REQUEST, method, params) as Promise<IpcEnvelope>).then((reply) => {
       if (reply.ok) return reply.result as Methods[M][1];
-      throw new Error(`${reply.error.code}: ${reply.error.message}`);
+      throw new RequestError(reply.error.code, reply.error.message);
     });
   },
   onEvent(listener: (event: AgentEvent) => void): () => void {

@@ -16,6 +16,7 @@ import { secretRedactor } from './redact.js';
 import { orderProfiles, type OrderedProfiles } from './order.js';
 import { displayState, forKey, isCooling, modelWindows, recordFailure, recordSuccess, recordUse, type ProfileState } from './cooldown.js';
 import type { AuthStateStore, ProfileStates } from './state-store.js';
+import { noKeyText } from '../../preload/messages/keys.js';
 
 export class NoApiKeyError extends Error {
   override name = 'NoApiKeyError';
@@ -51,7 +52,8 @@ export class AuthPool {
       const ids = await (await this.o.openSecrets()).list();
       return { ids: provider ? ids.filter((id) => id.startsWith(`${provider}:`)) : ids };
     } catch (err) {
-      return { ids: [], problem: (err as Error).message };
+      const e = err as Error & { reason?: unknown };
+      return { ids: [], problem: typeof e.reason === 'string' ? e.reason : e.message };
     }
   }
 
@@ -80,10 +82,7 @@ export class AuthPool {
     // A configured local server (Ollama, LM Studio, vLLM) without any auth: the SDKs need a non-empty key.
     if (!BUILT_IN.has(provider) && !definesAuth) return { kind: 'keyless', apiKey: 'no-key' };
     const envHint = providerKeyEnv(config, provider);
-    const how = [envHint ? `set ${envHint}` : undefined, `add one with: agentdesk auth add --provider ${provider} --label default`]
-      .filter(Boolean)
-      .join(', or ');
-    throw new NoApiKeyError(`No API key for provider "${provider}": ${how}.${problem ? ` (${problem})` : ''}`);
+    throw new NoApiKeyError(noKeyText({ provider, ...(envHint ? { envHint } : {}), ...(problem ? { keychainProblem: problem } : {}) }));
   }
 
   /** Cooling profiles whose key was replaced since it failed are ready again. */

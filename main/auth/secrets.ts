@@ -17,7 +17,7 @@ export class KeychainUnavailableError extends Error {
   override readonly name = 'KeychainUnavailableError';
   readonly reason: string;
   constructor(reason: string, options?: { cause?: unknown }) {
-    super(`No OS keychain is available: ${reason}`, options);
+    super(noKeychainText(reason), options);
     this.reason = reason;
   }
 }
@@ -51,10 +51,8 @@ export interface OpenKeychainOptions {
   loadKeytar?: () => Promise<unknown>;
 }
 
-export const REASON_NO_MODULE = 'the keytar native module could not be loaded';
-export const REASON_NO_DBUS = 'no D-Bus session (the keychain is reached over D-Bus)';
-export const REASON_NO_SECRET_SERVICE = 'no Secret Service (install/start gnome-keyring or KeePassXC)';
-export const REASON_LOCKED = "the keyring is locked or has no 'login' keyring yet";
+export { REASON_NO_MODULE, REASON_NO_DBUS, REASON_NO_SECRET_SERVICE, REASON_LOCKED } from '../../preload/messages/keychain.js';
+import { REASON_NO_MODULE, REASON_NO_DBUS, REASON_NO_SECRET_SERVICE, REASON_LOCKED, noKeychainText } from '../../preload/messages/keychain.js';
 
 const KNOWN_REASONS: ReadonlyArray<[RegExp, string]> = [
   [/cannot autolaunch d-bus|unable to autolaunch|could not connect|failed to connect to socket|dbus_session_bus_address/i, REASON_NO_DBUS],

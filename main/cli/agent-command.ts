@@ -22,6 +22,7 @@ import { newSessionKey } from '../sessions/new-key.js';
 import { EXIT_OK, EXIT_RUN_FAILED, UsageError } from './usage-error.js';
 import { parseCommand } from '../gateway/commands/parse.js';
 import { visibleLine } from '../mcp/display-text.js';
+import { retryLine } from '../../preload/messages/retry.js';
 
 export interface Io {
   out: (s: string) => void;
@@ -82,7 +83,8 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
   const approver = createCliApprover(
     approvalMode ?? config.agent.approvals.mode,
     io.prompt ?? terminalPromptIo(io.err),
-    (approvalId, decision, reason) => gateway.request('approvals.respond', { approvalId, decision, ...(reason ? { reason } : {}) }),
+    (approvalId, decision, reason, unasked) =>
+      gateway.request('approvals.respond', { approvalId, decision, ...(reason ? { reason } : {}), ...(unasked ? { unasked: true } : {}) }),
     { allowUnsandboxed: args.approve === 'unsandboxed' || config.agent.approvals.allowUnsandboxed },
   );
   // Events can arrive before `agent` returns the runId: buffer them until it is known.
@@ -188,7 +190,7 @@ function textPrinter(io: Io, verbose = false): Printer {
         if (!atLineStart) write('\n');
         // Printed text cannot be taken back: say that the cut-off part above does not count.
         if (r.discardTurn !== undefined && printedTurns.has(r.discardTurn)) io.err('agentdesk: (the partial reply above was cut off; it is discarded)\n');
-        err(`agentdesk: ${retryNote(r)}`);
+        err(`agentdesk: ${retryLine(r)}`);
       } else if (!verbose && e.stream === 'assistant' && (typeof d.block === 'string' || d.interim)) {
         // E15: the reply is printed block by block as blocks complete (and interim send_message posts at once);
         // raw deltas are not printed, so nothing the engine holds back or suppresses (NO_REPLY) reaches stdout.
@@ -219,39 +221,4 @@ function textPrinter(io: Io, verbose = false): Printer {
       else if (lastTurn === -1) for (const p of r.payloads) write(`${p.text}\n${verbose ? '\n' : ''}`);
     },
   };
-}
-
-const REASON_NOTE: Record<RetryData['reason'], string> = {
-  rate_limit: 'rate-limited',
-  overloaded: 'overloaded',
-  billing: 'billing problem',
-  auth: 'key rejected',
-  timeout: 'timed out',
-  context_overflow: 'context overflow',
-  format: 'request rejected',
-  model_not_found: 'model not found',
-  server_error: 'server error',
-  aborted: 'aborted',
-  unknown: 'failed',
-};
-
-/** "rate-limited on anthropic:work, trying anthropic:personal" — one line per retry for the plain-text mode. */
-export function retryNote(r: RetryData): string {
-  const where = r.profileId ?? `${r.provider}/${r.model}`;
-  const secs = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
-  const on = (id?: string) => (id && id !== r.profileId ? ` on ${id}` : '');
-  const next = r.next;
-  const what =
-    next.action === 'rotate'
-      ? `trying ${next.profileId}`
-      : next.action === 'backoff'
-        ? `retrying in ${secs(next.waitMs)}${on(next.profileId)}`
-        : next.action === 'wait'
-          ? `waiting ${secs(next.waitMs)} as the server asked${on(next.profileId)}`
-          : next.action === 'fallback'
-            ? `falling back to ${next.provider}/${next.model}`
-            : next.action === 'compact'
-              ? 'compacting the conversation'
-              : 'giving up';
-  return `${REASON_NOTE[r.reason]} on ${where}, ${what}`;
 }

@@ -12,9 +12,18 @@
 import type { ApprovalData, ApprovalDecision } from '../../preload/contract.js';
 import type { ApprovalMode } from '../engine/config/schema.js';
 import { escapeForTerminal, hasUnsafeControls } from './terminal-text.js';
+import {
+  cliRefusedLine,
+  DENIED_AT_TERMINAL,
+  DENY_FLAG_REASON,
+  NO_TTY_REASON,
+  PROTECTED_NO_TTY_REASON,
+  UNSANDBOXED_REASON,
+} from '../../preload/messages/approvals.js';
 
 type Request = Extract<ApprovalData, { phase: 'request' }>;
-export type Respond = (approvalId: string, decision: ApprovalDecision, reason?: string) => Promise<unknown>;
+/** `unasked`: the CLI refused by its own rule, without asking anyone (the model is told so, not "the person denied"). */
+export type Respond = (approvalId: string, decision: ApprovalDecision, reason?: string, unasked?: boolean) => Promise<unknown>;
 
 export interface PromptIo {
   err: (s: string) => void;
@@ -29,11 +38,7 @@ export interface CliApproverOptions {
   allowUnsandboxed?: boolean;
 }
 
-export const NO_TTY_REASON = 'no terminal to ask on (run with --approve auto to allow such calls)';
-export const UNSANDBOXED_REASON =
-  'commands run without a sandbox here, and --approve auto does not cover that (use --approve unsandboxed, or set agent.approvals.allowUnsandboxed in config.json, to allow it)';
-export const PROTECTED_NO_TTY_REASON =
-  'it changes a protected path, which needs a person to approve this very change, and there is no terminal to ask on';
+export { NO_TTY_REASON, UNSANDBOXED_REASON, PROTECTED_NO_TTY_REASON };
 
 /** "exec: $ npm test (sandboxed)" — what the prompt and the log line show, control characters escaped. */
 export function describeRequest(r: Request): string {
@@ -75,16 +80,16 @@ export function createCliApprover(mode: ApprovalMode, io: PromptIo, respond: Res
     const answer = parseAnswer(await io.ask(`agentdesk: allow ${describeRequest(data)}? ${choices}: `));
     // A protected change is approved for this call only, whatever was typed.
     const decision: ApprovalDecision = data.risks?.length && answer === 'allow_session' ? 'allow_once' : answer;
-    return respond(data.approvalId, decision, decision === 'deny' ? 'denied at the terminal' : undefined);
+    return respond(data.approvalId, decision, decision === 'deny' ? DENIED_AT_TERMINAL : undefined);
   };
   const refuse = (data: Request, reason: string): Promise<unknown> => {
-    io.err(`agentdesk: denied ${describeRequest(data)}: ${reason}\n`);
-    return respond(data.approvalId, 'deny', reason);
+    io.err(`${cliRefusedLine(describeRequest(data), reason)}\n`);
+    return respond(data.approvalId, 'deny', reason, true);
   };
   return (data) => {
     if (data.phase !== 'request') return;
     queue = queue.then(async () => {
-      if (mode === 'deny') return respond(data.approvalId, 'deny', 'denied by --approve deny');
+      if (mode === 'deny') return respond(data.approvalId, 'deny', DENY_FLAG_REASON, true);
       if (mode === 'auto') {
         if (data.risks?.length) return io.interactive ? prompt(data) : refuse(data, PROTECTED_NO_TTY_REASON);
         if (data.tool === 'exec' && !data.sandboxed) {

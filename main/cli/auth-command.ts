@@ -10,7 +10,7 @@ import type { ProfileStatus } from '../../preload/contract.js';
 import type { AuthArgs } from './args.js';
 import { homeFrom } from './home.js';
 import { prepareHome } from './home-check.js';
-import { keychainFix } from '../settings/keychain-help.js';
+import { keychainFix } from '../../preload/messages/keychain.js';
 import type { Io } from './agent-command.js';
 import { EXIT_OK, EXIT_RUN_FAILED, UsageError } from './usage-error.js';
 

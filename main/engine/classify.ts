@@ -12,6 +12,7 @@ import type { FailoverReasonDto } from '../../preload/contract.js';
 import { extractFacts, isObj, str, digBody, type Facts } from './classify/facts.js';
 import { isContextOverflowText } from './classify/overflow.js';
 import { decide } from './classify/rules.js';
+import { providerFailureText } from '../../preload/messages/providers.js';
 
 /** The reasons are the contract's, so the UI and the CLI's --json output name them exactly as classified here. */
 export type FailoverReason = FailoverReasonDto;
@@ -96,40 +97,14 @@ function cleanDetail(raw: string, status: number | undefined): string {
   return s.length > 300 ? `${s.slice(0, 299)}…` : s || 'no details';
 }
 
-function userMessage(reason: FailoverReason, who: string, tag: string, detail: string): string {
-  switch (reason) {
-    case 'rate_limit':
-      return `${who} rate limit reached${tag}: ${detail}`;
-    case 'overloaded':
-      return `${who} is overloaded${tag}: ${detail}`;
-    case 'billing':
-      return `${who} billing or quota problem${tag}: ${detail}`;
-    case 'auth':
-      return `${who} rejected the API key${tag}: ${detail}`;
-    case 'timeout':
-      return `${who} connection failed or timed out${tag}: ${detail}`;
-    case 'context_overflow':
-      return `The conversation is too long for the model's context window${tag}: ${detail}`;
-    case 'format':
-      return `${who} rejected the request${tag}: ${detail}`;
-    case 'model_not_found':
-      return `Model not found${tag}: ${detail}`;
-    case 'server_error':
-      return `${who} server error${tag}: ${detail}`;
-    case 'aborted':
-      return `Request aborted: ${detail}`;
-    case 'unknown':
-      return `${who} error${tag}: ${detail}`;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
  * Classifies any thrown value or error payload. `now` (ms) resolves HTTP-date retry-after headers;
- * `provider` overrides the provider name used in the message (detected from the SDK error otherwise).
+ * `provider` (as configured) overrides the provider named in the message (detected from the SDK error otherwise),
+ * and `profileId` names the key the call used (the message's wording: preload/messages/providers.ts).
  */
-export function classifyError(err: unknown, now: number = Date.now(), provider?: string): ClassifiedError {
+export function classifyError(err: unknown, now: number = Date.now(), provider?: string, profileId?: string | null): ClassifiedError {
   const f = extractFacts(err);
   const reason = decide(f);
   const code = f.codes.find((c) => !/^\d+$/.test(c));
@@ -138,7 +113,14 @@ export function classifyError(err: unknown, now: number = Date.now(), provider?:
   if (reason === 'timeout' && f.rootCause && !rawDetail.includes(f.rootCause)) rawDetail += ` (${f.rootCause})`;
   const out: ClassifiedError = {
     reason,
-    message: userMessage(reason, provider ?? f.provider ?? 'The provider', tag, cleanDetail(rawDetail, f.status)),
+    message: providerFailureText({
+      reason,
+      ...(provider ?? f.provider ? { provider: provider ?? f.provider } : {}),
+      ...(profileId ? { profileId } : {}),
+      tag,
+      detail: cleanDetail(rawDetail, f.status),
+      ...(code || f.rootCause ? { network: `${code ?? ''} ${f.rootCause ?? ''}` } : {}),
+    }),
     transient: TRANSIENT.has(reason),
   };
   if (f.status !== undefined) out.status = f.status;

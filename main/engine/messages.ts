@@ -73,6 +73,8 @@ export interface AssistantMessage {
   usage: Usage;
   stopReason: StopReason;
   errorMessage?: string;
+  /** A failed call: the key profile it used, so its error line names the key after a reload too (issue 18 item 9). */
+  profileId?: string;
   timestamp: number;
 }
 

@@ -4,6 +4,7 @@ import type { AssistantMessage, Message } from '../engine/messages.js';
 import { stripThinkTags } from '../engine/stream/think-tags.js';
 import type { CompactionMark } from '../sessions/transcript.js';
 import { classifyError } from '../engine/classify.js';
+import { providerLabel } from '../../preload/messages/providers.js';
 import { toAttachmentDto } from './methods/attachments.js';
 import { costOf } from '../engine/attempt/usage.js';
 import type { ModelCost } from '../providers/types.js';
@@ -11,17 +12,22 @@ import type { ModelCost } from '../providers/types.js';
 /** The price of a "provider/model" ref as a run bills it (the config entry's cost, else the list price). */
 export type PriceOf = (ref: string) => ModelCost | undefined;
 
-const PROVIDER_NAME: Record<string, string> = { anthropic: 'Anthropic', 'openai-chat': 'OpenAI', 'openai-responses': 'OpenAI' };
+/** Older transcripts named the API family, not the configured provider. */
+const API_NAME: Record<string, string> = { anthropic: 'Anthropic', 'openai-chat': 'OpenAI', 'openai-responses': 'OpenAI' };
+/** How lines the engine already described begin (preload/messages): they are shown as stored. */
+const DESCRIBED = /^(Could not reach |Model not found|The conversation is too long|Request aborted|Every key of |Failed after |Stopped after |No API key|The provider |The run )/;
 
 /**
  * A failed call's stored error in the same one line the run showed live (the transcript keeps the provider's raw
- * text, e.g. "401 invalid x-api-key"), so the chat reads the same after a reload.
+ * text, e.g. "401 invalid x-api-key"), naming the provider as configured (preload/messages/providers.ts), so the
+ * chat reads the same after a reload.
  */
-export function storedErrorLine(api: string, stopReason: string, raw: string | undefined): string | undefined {
+export function storedErrorLine(api: string, stopReason: string, raw: string | undefined, provider?: string, profileId?: string): string | undefined {
   if (!raw || stopReason !== 'error') return raw;
-  const name = PROVIDER_NAME[api];
-  if (name && raw.startsWith(name)) return raw; // already a described line
-  const c = classifyError(raw, Date.now(), name);
+  const names = [API_NAME[api], provider, provider ? providerLabel(provider) : undefined].filter((n): n is string => !!n);
+  if (DESCRIBED.test(raw) || names.some((n) => raw.startsWith(`${n} `))) return raw; // already a described line
+  if (!API_NAME[api]) return raw; // a marker the run wrote (api "none"), not a provider's text
+  const c = classifyError(raw, Date.now(), provider ?? API_NAME[api], profileId);
   // the SDK error's text carries the body's type, e.g. "(authentication_error)", which the live line leaves out
   return c.reason === 'unknown' ? raw : c.message.replace(/ \([a-z_]+_error\)$/, '');
 }
@@ -70,7 +76,7 @@ function toEntry(m: Message, priceOf: PriceOf): HistoryEntry {
     thinking: thinking + split.thinking,
     toolCalls,
     stopReason: m.stopReason,
-    ...(m.errorMessage ? { errorMessage: storedErrorLine(m.api, m.stopReason, m.errorMessage) } : {}),
+    ...(m.errorMessage ? { errorMessage: storedErrorLine(m.api, m.stopReason, m.errorMessage, m.provider, m.profileId) } : {}),
     timestamp: m.timestamp,
     model: `${m.provider}/${m.model}`,
     ...(m.api === 'demo' || m.provider === 'demo' ? { demo: true } : {}),

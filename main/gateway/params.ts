@@ -50,6 +50,7 @@ export const paramSchemas = lazy(() => ({
       approvalId: z.string().min(1).max(100),
       decision: z.enum(['allow_once', 'allow_session', 'deny']),
       reason: z.string().max(2000).optional(),
+      unasked: z.boolean().optional(),
     })
     .strict(),
   'auth.status': z.object({}).strict(),

@@ -42,4 +42,9 @@ export interface ApprovalRespondParams {
   decision: ApprovalDecision;
   /** Shown to the model with a denial. */
   reason?: string;
+  /**
+   * The client refused without asking anyone (a CLI run with no terminal, `--approve deny`): the model and the
+   * person are told nobody was asked, not that the person denied it.
+   */
+  unasked?: boolean;
 }

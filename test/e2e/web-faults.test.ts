@@ -88,7 +88,8 @@ describe('web UI under provider faults', () => {
     const last = page.getByTestId('assistant-message').last();
     await expect.poll(() => last.getAttribute('data-status'), { timeout: 10_000 }).toBe('error');
     const text = await last.getByRole('alert').textContent();
-    expect(text).toMatch(/rejected the API key \(401\)/);
+    // the provider and the key as the person configured them, no internal category (issue 18 item 9)
+    expect(text).toMatch(/^fake key 'e2e' was rejected \(401\): /);
     expect(text).not.toContain('sk-ant-e2e-key-0001');
     // one line with what the person can do about it: the app frame opens its key settings on this event
     expect(await last.getByRole('button', { name: 'Open settings' }).count()).toBe(1);

@@ -139,7 +139,7 @@ describe.skipIf(!hasKeychain)('secrets hygiene in the web UI: keys typed into Se
     goodRejected = true;
     const second = await turn(page, 'And once more?', 'error');
     await second.ended();
-    expect(await second.reply.getByRole('alert').textContent()).toMatch(/rejected the API key \(401\)/);
+    expect(await second.reply.getByRole('alert').textContent()).toMatch(new RegExp(`${PROVIDER} key '\\w+' was rejected \\(401\\)`));
     expect(fake.requests.slice(beforeFirst + firstKeys.length).map(requestKey)).toContain(KEYS.good);
     const dumps = [await pageDump(page)];
 

@@ -170,6 +170,6 @@ describe('OpenAI SDK errors → classifyError', () => {
     const a = classifyError(await anthropicError(f({ kind: 'overloaded' }), 'raw'), NOW);
     expect(a.message).toBe('Anthropic is overloaded (529): Overloaded');
     const drop = classifyError(await openaiError(f({ kind: 'drop', afterEvents: 1 }), 'raw'), NOW);
-    expect(drop.message).toBe('The provider connection failed or timed out (UND_ERR_SOCKET): terminated (other side closed)');
+    expect(drop.message).toBe('Could not reach the provider: the connection failed or timed out (UND_ERR_SOCKET): terminated (other side closed)');
   });
 });

@@ -73,7 +73,7 @@ describe.runIf(sandboxed)('auto mode cannot plant anything host git runs', () =>
     expect(toolEnds[0]!.result).toMatch(/pre-commit: Read-only file system/);
     expect(toolEnds[0]!.result).toMatch(/could not lock config file|Device or resource busy|Read-only file system/);
     for (const t of toolEnds.slice(1)) expect(t.result).toMatch(/protected path/);
-    expect(r.stderr).toMatch(/agentdesk: denied write: \.git\/hooks\/post-commit: it changes a protected path/);
+    expect(r.stderr).toMatch(/agentdesk: not run, nobody was asked: write: \.git\/hooks\/post-commit: it changes a protected path/);
     // On the host: no hook, no fsmonitor — and using git runs nothing.
     expect((await readdir(join(ws, '.git', 'hooks'))).filter((f) => !f.endsWith('.sample'))).toEqual([]);
     expect(await readFile(join(ws, '.git', 'config'), 'utf8')).not.toMatch(/fsmonitor/);
@@ -93,7 +93,7 @@ describe('auto mode and commands without a sandbox', () => {
     const { toolEnds, r } = await run(home, ws, [{ toolCalls: [{ name: 'exec', arguments: { command: 'touch ran.txt' } }] }, { text: 'ok' }], 'auto');
     expect(toolEnds[0]).toMatchObject({ name: 'exec', isError: true });
     expect(toolEnds[0]!.result).toMatch(/--approve auto does not cover that/);
-    expect(r.stderr).toMatch(/^agentdesk: denied exec: \$ touch ran\.txt \(NOT sandboxed: full access to your files\): commands run without a sandbox here/m);
+    expect(r.stderr).toMatch(/^agentdesk: not run, nobody was asked: exec: \$ touch ran\.txt \(NOT sandboxed: full access to your files\): commands run without a sandbox here/m);
     expect(existsSync(join(ws, 'ran.txt'))).toBe(false);
   }, 60_000);
 

@@ -111,8 +111,11 @@ describe('tools through the CLI and the real SDK', () => {
     ], ['--approve', 'ask']);
     expect(events.filter((e) => e.stream === 'approval').map((e) => [e.data.phase, e.data.decision])).toEqual([['request', undefined], ['resolved', 'deny']]);
     expect(toolEnds[0]).toMatchObject({ name: 'write', isError: true });
-    expect(String(toolEnds[0]!.result)).toContain('no terminal to ask on (run with --approve auto to allow such calls)');
-    expect(r.stderr).toContain('agentdesk: denied write: new.txt: no terminal to ask on');
+    // Nobody was asked: the tool result (which the model and the person read) says so, not "The person denied".
+    expect(String(toolEnds[0]!.result)).toBe(
+      'This write call needs approval and nobody could be asked (no terminal to ask on: run with --approve auto to allow such calls, or run it in a terminal to be asked), so it did not run. Do not retry it now; say in your reply what you wanted to do, so the person can allow it.',
+    );
+    expect(r.stderr).toContain('agentdesk: not run, nobody was asked: write: new.txt: no terminal to ask on');
     expect(result.status).toBe('ok');
   }, 60_000);
 

@@ -92,7 +92,7 @@ describe('agentdesk agent: rotation, cooldowns, backoff, fallback, timeout (E6, 
     const home = await newHome();
     const r = await runCli(['agent', '--home', home, '--workspace', fakes.workspace, '--model', 'fakeant/claude-fake', '--message', 'hi'], { env: cleanEnv(KEYS) });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toMatch(/^agentdesk: rate-limited on fakeant:work, trying fakeant:personal$/m);
+    expect(r.stderr).toMatch(/^agentdesk: rate-limited on fakeant:work, switching to fakeant:personal$/m);
     expect(r.stdout).toBe('Plain answer.'); // execa strips the final newline
   }, 60_000);
 

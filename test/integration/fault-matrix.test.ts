@@ -58,8 +58,8 @@ const FAULTS: FaultRow[] = [
   { fault: 'drop mid-stream', turn: { ...STREAMED, fault: { kind: 'drop', afterEvents: 4 } }, end: 'ok', seen: /^timeout→backoff$/ },
   { fault: 'EOF without stop', turn: { ...STREAMED, fault: { kind: 'eof', afterEvents: 4 } }, end: 'ok', seen: /^timeout→backoff$/ },
   { fault: 'mid-stream error event', turn: { ...STREAMED, fault: { kind: 'stream_error', afterEvents: 4 } }, end: 'ok', seen: /^(overloaded|server_error)→backoff$/ },
-  { fault: '401 with no second key', turn: { fault: { kind: 'auth' } }, end: 'error', seen: /^(Anthropic|OpenAI) rejected the API key \(401\): /, oneKey: true },
-  { fault: '402 with no second key', turn: { fault: { kind: 'billing' } }, end: 'error', seen: /^(Anthropic|OpenAI) billing or quota problem \((402|429)\): /, oneKey: true },
+  { fault: '401 with no second key', turn: { fault: { kind: 'auth' } }, end: 'error', seen: /^fp key 'a' was rejected \(401\): /, oneKey: true },
+  { fault: '402 with no second key', turn: { fault: { kind: 'billing' } }, end: 'error', seen: /^fp key 'a' has a billing or quota problem \((402|429)\): /, oneKey: true },
   { fault: 'invalid tool JSON', turn: { toolCalls: [{ name: 'list', arguments: '{"path": ]]' }] }, end: 'ok', seen: /^$/ },
 ];
 

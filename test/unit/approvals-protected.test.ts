@@ -187,7 +187,7 @@ describe('the CLI approver', () => {
     createCliApprover('auto', h.io, h.respond)(request({ tool: 'write', args: { path: '.bashrc' }, risks: [{ path: '.bashrc', why: WHY.shell }] }));
     await settle();
     expect(h.answers.map((a) => a[2])).toEqual([UNSANDBOXED_REASON, PROTECTED_NO_TTY_REASON]);
-    expect(h.err.join('')).toContain('agentdesk: denied exec: $ ls (NOT sandboxed: full access to your files): commands run without a sandbox here');
+    expect(h.err.join('')).toContain('agentdesk: not run, nobody was asked: exec: $ ls (NOT sandboxed: full access to your files): commands run without a sandbox here');
     const opted = harness(false);
     createCliApprover('auto', opted.io, opted.respond, { allowUnsandboxed: true })(request({ sandboxed: false }));
     await settle();

@@ -170,7 +170,7 @@ describe('classifyError: fields', () => {
     const openai = Object.assign(new Error('401 bad'), { status: 401, code: 'invalid_api_key', param: null, type: 'invalid_request_error', error: { message: 'bad' } });
     expect(classifyError(openai, 0).message).toBe('OpenAI rejected the API key (401): bad');
     expect(classifyError(openai, 0, 'Groq').message).toBe('Groq rejected the API key (401): bad');
-    expect(classifyError(new TypeError('terminated'), 0).message).toBe('The provider connection failed or timed out: terminated');
+    expect(classifyError(new TypeError('terminated'), 0).message).toBe('Could not reach the provider: the connection failed or timed out: terminated');
   });
 
   it('never throws on odd input (circular causes, symbols, numbers)', () => {

@@ -225,7 +225,7 @@ describe('runOuterLoop (E7)', () => {
     const fixed = await pool({ P_WORK: 'key-work-fixed' }).plan(primary);
     expect(fixed.kind === 'profiles' && fixed.ready.map((p) => p.id)).toEqual(['p:work']);
     const status = await pool({ P_WORK: 'key-work-fixed' }).status();
-    expect(status.find((p) => p.id === 'p:work')).toMatchObject({ state: 'ok', lastError: expect.stringMatching(/rejected the API key/) });
+    expect(status.find((p) => p.id === 'p:work')).toMatchObject({ state: 'ok', lastError: expect.stringMatching(/key 'work' was rejected \(401\)/) });
     expect(JSON.stringify(await new AuthStateStore(join(home, 'auth-state.json')).read())).not.toContain('key-work');
   });
 

@@ -36,6 +36,8 @@ export interface AttemptParams {
   sessionKey: string;
   model: ModelDef;
   apiKey: string;
+  /** The key profile `apiKey` belongs to (recorded on a failed call's message). */
+  profileId?: string | null;
   streamFn: StreamFn;
   systemPrompt: string;
   /** The context so far, ending with this run's user message (already persisted). */
@@ -230,6 +232,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
     usage.add(message.usage);
     p.meter?.record('turn', p.model, message.usage, (p.turnOffset ?? 0) + turn);
     if (outcome.error === undefined) context.observe(message.usage);
+    if (outcome.error !== undefined && message.stopReason === 'error' && p.profileId) message.profileId = p.profileId;
     await p.persist(message);
     context.push(message);
     if (outcome.error === undefined && outcome.visibleText.trim()) parts.push({ kind: 'reply', text: outcome.visibleText });

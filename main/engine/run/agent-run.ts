@@ -235,7 +235,7 @@ function systemPrompts(deps: RunDeps): (model: ModelDef) => Promise<string> {
 export function describeRunError(err: unknown): string {
   if (
     err instanceof Error &&
-    ['RunTimeoutError', 'AbortError', 'NoApiKeyError', 'KeychainUnavailableError', 'ModelNotFoundError', 'RunFailedError', 'ContextWindowTooSmallError', 'BudgetExceededError'].includes(err.name)
+    ['RunTimeoutError', 'AbortError', 'NoApiKeyError', 'KeychainUnavailableError', 'ModelNotFoundError', 'RunFailedError', 'ProviderCallError', 'ContextWindowTooSmallError', 'BudgetExceededError'].includes(err.name)
   ) {
     return err.message;
   }

@@ -38,6 +38,8 @@ import { newRunCompaction, type RunCompaction } from '../attempt/run-compaction.
 import type { UsageMeter } from './usage-meter.js';
 import { MessagingLedger } from '../stream/messaging-dedupe.js';
 import type { ReplyPart } from '../stream/payloads.js';
+import { allKeysCoolingText } from '../../../preload/messages/keys.js';
+import { failedAfter, runFailedSummary, TRIED_REASON } from '../../../preload/messages/retry.js';
 
 export type AuthSource = Pick<AuthPool, 'plan' | 'key' | 'used' | 'good' | 'failed'>;
 
@@ -115,10 +117,16 @@ interface Tried {
   profileId: string | null;
   reason: FailoverReason;
   message: string;
+  /** A provider call failed (its message is the classified line), rather than a check before any call. */
+  provider?: boolean;
 }
 
 export class RunFailedError extends Error {
   override name = 'RunFailedError';
+}
+/** The run's one provider call failed: the message is its classified line (the provider error is the cause). */
+export class ProviderCallError extends Error {
+  override name = 'ProviderCallError';
 }
 export class ContextWindowTooSmallError extends Error {
   override name = 'ContextWindowTooSmallError';
@@ -219,7 +227,11 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
       probeUsed = true;
     } else {
       const until = Math.min(...plan.cooling.map((p) => plan.windows[p.id]?.until ?? 0));
-      const msg = `Every API key of ${model.provider} is cooling down after errors (${plan.cooling.map((p) => `${p.id}: ${plan.windows[p.id]?.reason ?? 'error'}`).join(', ')}) until ${new Date(until).toISOString()}.`;
+      const msg = allKeysCoolingText({
+        provider: model.provider,
+        keys: plan.cooling.map((p) => ({ profileId: p.id, reason: plan.windows[p.id]?.reason ?? 'unknown' })),
+        readyInMs: until - deps.now(),
+      });
       if (skipModel({ model, profileId: null, reason: plan.windows[plan.cooling[0]!.id]?.reason ?? 'auth', message: msg }, new RunFailedError(msg))) continue;
       return giveUp('exhausted');
     }
@@ -254,6 +266,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             sessionKey: spec.sessionKey,
             model,
             apiKey,
+            profileId,
             streamFn: deps.streamFnFor(model),
             systemPrompt,
             messages: context.messages,
@@ -302,8 +315,8 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
       const rawError = result ? result.error : new RunFailedError(`The key of ${profileId} is no longer available.`);
       // X4: a budget stop is no provider failure: no retry, no other key or model, no cooldown for the key.
       if ((rawError as Error | undefined)?.name === 'BudgetExceededError') return outcome(rawError);
-      const classified: ClassifiedError = classifyError(rawError, deps.now());
-      const failed: Tried = { model, profileId, reason: classified.reason, message: classified.message };
+      const classified: ClassifiedError = classifyError(rawError, deps.now(), model.provider, profileId);
+      const failed: Tried = { model, profileId, reason: classified.reason, message: classified.message, provider: true };
       tried.push(failed);
       lastError = rawError;
 
@@ -389,34 +402,25 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
   return giveUp('exhausted');
 }
 
-const REASON_WORDS: Record<FailoverReason, string> = {
-  rate_limit: 'rate limit',
-  overloaded: 'overloaded',
-  billing: 'billing',
-  auth: 'key rejected',
-  timeout: 'timeout',
-  context_overflow: 'context overflow',
-  format: 'request rejected',
-  model_not_found: 'model not found',
-  server_error: 'server error',
-  aborted: 'aborted',
-  unknown: 'error',
-};
 
 /** One line for a failed run: the last error alone when one thing was tried, else what was tried and why. */
 function summarise(tried: readonly Tried[], lastError: unknown, why: string | undefined, attempts: number): unknown {
   const distinct = new Set(tried.map((t) => `${ref(t.model)} ${t.profileId}`));
   if (why === 'aborted') return lastError;
-  if (why !== 'retry_limit' && distinct.size <= 1 && tried.length <= 1) return lastError;
+  if (why !== 'retry_limit' && distinct.size <= 1 && tried.length <= 1) {
+    // One provider call failed: its line as classified with the provider and key it used (not re-classified
+    // later without them).
+    const only = tried[0];
+    return only?.provider ? new ProviderCallError(only.message, { cause: lastError }) : lastError;
+  }
   const byModel = new Map<string, string[]>();
   for (const t of tried) {
     const list = byModel.get(ref(t.model)) ?? [];
-    const item = `${t.profileId ?? 'no key'} (${REASON_WORDS[t.reason]})`;
+    const item = `${t.profileId ?? 'no key'} (${TRIED_REASON[t.reason]})`;
     if (list.at(-1) !== item) list.push(item);
     byModel.set(ref(t.model), list);
   }
   const what = [...byModel].map(([m, items]) => `${m}: ${items.join(', ')}`).join('; ');
   const last = tried.at(-1)?.message ?? 'unknown error';
-  const head = why === 'retry_limit' ? `Stopped after ${attempts} attempts (the retry limit)` : `Failed after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
-  return new RunFailedError(`${head} — tried ${what}. Last error: ${last}`);
+  return new RunFailedError(runFailedSummary(failedAfter(attempts, why === 'retry_limit'), what, last));
 }

@@ -10,7 +10,7 @@ export function approvalMethods(broker: ApprovalBroker, pending: PendingApproval
   return {
     async 'approvals.respond'(raw: unknown): Promise<{ ok: boolean }> {
       const p = parseParams('approvals.respond', raw);
-      return { ok: broker.respond(p.approvalId, p.decision, p.reason) };
+      return { ok: broker.respond(p.approvalId, p.decision, p.reason, p.unasked) };
     },
     async 'approvals.list'(raw: unknown) {
       const p = parseParams('approvals.list', raw);

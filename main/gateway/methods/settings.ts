@@ -13,7 +13,7 @@ import { API_KINDS, QUEUE_MODES, THINKING_LEVELS } from '../../engine/config/sch
 import type { SecretStore } from '../../auth/secrets.js';
 import { endpointSchema, MAX_RECENT_FOLDERS, APPROVAL_MODES, type Settings } from '../../settings/schema.js';
 import type { SettingsStore } from '../../settings/store.js';
-import { keychainFix } from '../../settings/keychain-help.js';
+import { keychainFix } from '../../../preload/messages/keychain.js';
 import { describeFsError } from '../../cli/home-check.js';
 import { modelRef, validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
@@ -100,7 +100,7 @@ export function createSettingsMethods(deps: SettingsMethodDeps) {
       keychain = { available: true };
     } catch (err) {
       const reason = (err as Error).message;
-      keychain = { available: false, reason, fix: keychainFix(reason) };
+      keychain = { available: false, reason, fix: keychainFix(reason, process.platform) };
     }
     return {
       defaults: s.defaults,

@@ -15,6 +15,7 @@ import { resolveProgram, shellWords } from './command-words.js';
 import { plantedScriptReason, scriptRun } from './planted-script.js';
 import type { ProtectedGrants } from '../protected/grants.js';
 import { protectedTargets, type ProtectedTarget } from '../protected/targets.js';
+import { deniedByPersonText, refusedByPolicyText, refusedUnaskedText, STOPPED_WHILE_WAITING, unansweredText } from '../../../preload/messages/approvals.js';
 
 export interface ApprovalBrokerOptions {
   config: ApprovalsConfig;
@@ -51,7 +52,7 @@ interface Pending {
   runId: string;
   sessionKey: string;
   toolName: string;
-  settle: (decision: ApprovalDecision, reason?: string) => void;
+  settle: (decision: ApprovalDecision, reason?: string, unasked?: boolean) => void;
 }
 
 const PREVIEW_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -90,7 +91,7 @@ export class ApprovalBroker {
       ...(own ? { ownMode: own.mode } : {}),
       allowBlocked: await this.plantedScript(info),
     });
-    if (verdict.verdict === 'deny') return { allow: false, reason: `Not run: ${verdict.reason}.` };
+    if (verdict.verdict === 'deny') return { allow: false, reason: refusedByPolicyText(verdict.reason) };
     // X5: a protected path is never covered by "auto", a tool rule or an earlier "allow for this session".
     const risks = FILE_WRITERS.has(info.toolName) ? await protectedTargets(info.workspace, info.toolName, info.params) : [];
     if (risks.length === 0) {
@@ -125,9 +126,9 @@ export class ApprovalBroker {
     const timers = this.opts.timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as NodeJS.Timeout) };
     const timeoutMs = this.opts.timeoutMs?.() ?? DEFAULT_APPROVAL_TIMEOUT_MS;
     const expiresAt = (this.opts.now ?? Date.now)() + timeoutMs;
-    const answer = new Promise<{ decision: ApprovalDecision; reason?: string; aborted?: boolean; expired?: boolean }>((resolve) => {
+    const answer = new Promise<{ decision: ApprovalDecision; reason?: string; aborted?: boolean; expired?: boolean; unasked?: boolean }>((resolve) => {
       let timer: unknown;
-      const done = (outcome: { decision: ApprovalDecision; reason?: string; aborted?: boolean; expired?: boolean }): void => {
+      const done = (outcome: { decision: ApprovalDecision; reason?: string; aborted?: boolean; expired?: boolean; unasked?: boolean }): void => {
         if (!this.pending.delete(approvalId)) return;
         info.signal.removeEventListener('abort', onAbort);
         timers.clearTimeout(timer);
@@ -139,7 +140,7 @@ export class ApprovalBroker {
         runId: info.runId,
         sessionKey: info.sessionKey,
         toolName: info.toolName,
-        settle: (decision, reason) => done({ decision, reason }),
+        settle: (decision, reason, unasked) => done({ decision, reason, unasked }),
       });
       // Nobody answered: refused, and the model is told so (a run never hangs on a card nobody sees).
       timer = timers.setTimeout(() => done({ decision: 'deny', reason: `no answer within ${waitedFor(timeoutMs)}`, expired: true }), timeoutMs);
@@ -157,7 +158,7 @@ export class ApprovalBroker {
       ...(mcp ? { mcp } : {}),
       ...(risks.length > 0 ? { risks } : {}),
     });
-    const { decision, reason, aborted, expired } = await answer;
+    const { decision, reason, aborted, expired, unasked } = await answer;
     info.emit({ phase: 'resolved', approvalId, toolCallId: info.toolCallId, decision, ...(reason ? { reason } : {}) });
     if (decision !== 'deny' && risks.length > 0) {
       // This call only: the write tool checks the real path against this grant when it writes.
@@ -168,24 +169,17 @@ export class ApprovalBroker {
       tools.add(info.toolName);
     }
     if (decision !== 'deny') return { allow: true };
-    if (aborted) return { allow: false, reason: 'The run was stopped while waiting for approval; the call did not run.' };
-    if (expired) {
-      return {
-        allow: false,
-        reason: `Nobody answered the request to approve this ${info.toolName} call within ${waitedFor(timeoutMs)}, so it did not run. Do not retry it now; say in your reply what you wanted to do, so the person can allow it next time.`,
-      };
-    }
-    return {
-      allow: false,
-      reason: `The person denied this ${info.toolName} call${reason ? `: ${reason}` : ''}. It did not run; do not retry it unchanged.`,
-    };
+    if (aborted) return { allow: false, reason: STOPPED_WHILE_WAITING };
+    if (expired) return { allow: false, reason: unansweredText(info.toolName, timeoutMs) };
+    if (unasked) return { allow: false, reason: refusedUnaskedText(info.toolName, reason) };
+    return { allow: false, reason: deniedByPersonText(info.toolName, reason) };
   }
 
   /** Answers a pending request. False when there is none with that id (already answered, or the run ended). */
-  respond(approvalId: string, decision: ApprovalDecision, reason?: string): boolean {
+  respond(approvalId: string, decision: ApprovalDecision, reason?: string, unasked?: boolean): boolean {
     const p = this.pending.get(approvalId);
     if (!p) return false;
-    p.settle(decision, reason?.trim() || undefined);
+    p.settle(decision, reason?.trim() || undefined, unasked === true);
     return true;
   }
 }

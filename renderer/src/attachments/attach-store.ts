@@ -18,7 +18,7 @@ interface AttachState {
 export const useAttach = create<AttachState>(() => ({ items: [], uploading: 0 }));
 
 let api: AgentDeskApi | undefined;
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/^bad_request: /, '');
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export function connectAttachments(a: AgentDeskApi): void {
   api = a;

@@ -18,7 +18,7 @@ export const useMcp = create<McpState>(() => ({ busy: {} }));
 
 let api: AgentDeskApi | undefined;
 let poll: ReturnType<typeof setTimeout> | undefined;
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/^bad_request: /, '');
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export function connectMcp(a: AgentDeskApi): void {
   api = a;

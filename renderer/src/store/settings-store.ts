@@ -31,7 +31,7 @@ export const useSettings = create<SettingsState>(() => ({ profiles: [], statuses
 export const OK_NOTE_MS = 4000;
 
 let api: AgentDeskApi | undefined;
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/^bad_request: /, '');
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 const note = (section: keyof SettingsState['notes'], kind: 'error' | 'ok', text: string): void => {
   const entry = { kind, text };
   useSettings.setState((s) => ({ notes: { ...s.notes, [section]: entry } }));

@@ -5,6 +5,7 @@
  */
 import type { AgentDeskApi, AgentEvent, MethodName, Methods } from '../../../preload/contract.js';
 import type { ConnectionStatus, RendererTransport } from './types.js';
+import { RequestError } from '../../../preload/messages/requests.js';
 
 type ServerFrame =
   | { id: number; result: unknown }
@@ -76,7 +77,7 @@ export function createWsTransport(url: string, opts: WsTransportClientOptions = 
     const waiter = pending.get(frame.id);
     if (!waiter) return;
     pending.delete(frame.id);
-    if ('error' in frame) waiter.reject(new Error(`${frame.error.code}: ${frame.error.message}`));
+    if ('error' in frame) waiter.reject(new RequestError(frame.error.code, frame.error.message));
     else waiter.resolve(frame.result);
   };
 

@@ -19,7 +19,7 @@ export const useUsage = create<UsageState>(() => ({ byChat: {} }));
 
 let api: AgentDeskApi | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/^bad_request: /, '');
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export async function loadUsage(): Promise<void> {
   if (!api) return;
