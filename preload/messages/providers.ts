@@ -53,12 +53,12 @@ export interface ProviderFailure {
   network?: string;
 }
 
-/** Why a connection failed, in words, from the network error underneath. */
-function connectionWords(network: string | undefined, detail: string): string {
-  const code = network ?? detail;
-  if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/.test(code)) return "its server name could not be resolved (check the base URL and the network)";
-  if (/ECONNREFUSED/.test(code)) return 'nothing answered at its address (connection refused: is the server running, is the base URL right?)';
-  return 'the connection failed or timed out';
+/** Why a connection failed, in words, from the network error underneath (specific: the words name the code). */
+function connectionWords(network: string | undefined, detail: string): { words: string; specific: boolean } {
+  const code = `${network ?? ''} ${detail}`;
+  if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/.test(code)) return { words: 'its server name could not be resolved (check the base URL and the network)', specific: true };
+  if (/ECONNREFUSED/.test(code)) return { words: 'nothing answered at its address (connection refused: is the server running, is the base URL right?)', specific: true };
+  return { words: 'the connection failed or timed out', specific: false };
 }
 
 /** One line for a person; see the file comment. */
@@ -76,8 +76,10 @@ export function providerFailureText(f: ProviderFailure): string {
       return key ? `${key} hit a rate limit${tag}: ${d}` : `${p} rate limit reached${tag}: ${d}`;
     case 'overloaded':
       return `${p} is overloaded${tag}: ${d}`;
-    case 'timeout':
-      return `Could not reach ${f.provider ? p : 'the provider'}: ${connectionWords(f.network, d)}${tag}: ${d}`;
+    case 'timeout': {
+      const why = connectionWords(f.network, d);
+      return `Could not reach ${f.provider ? p : 'the provider'}: ${why.words}${why.specific ? '' : tag}: ${d}`;
+    }
     case 'server_error':
       return `${p} server error${tag}: ${d}`;
     case 'format':

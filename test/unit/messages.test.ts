@@ -4,6 +4,8 @@
  * category ("auth:", "rate_limit:", "bad_request:") or stack trace leaks, and that the window puts each line in
  * the kind of problem it is (its actions follow from that).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FailoverReasonDto, RetryData } from '../../preload/contract.js';
 import { keyLabel, keyName, providerFailureText, providerLabel } from '../../preload/messages/providers.js';
@@ -192,9 +194,36 @@ describe('refused requests: the gateway sentence, never its code', () => {
 describe('durations', () => {
   it.each([
     [250, '250 ms'],
+    [1000, '1 s'],
     [2500, '2.5 s'],
     [40_000, '40 s'],
     [240_000, '4 min'],
     [3 * 3600_000, '3 h'],
   ])('%d ms → %s', (ms, text) => expect(formatWait(ms)).toBe(text));
+});
+
+describe('docs/messages.md shows what the app really prints', () => {
+  const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'messages.md'), 'utf8');
+  const retry = (reason: FailoverReasonDto, next: RetryData['next']) => retryLine({ attempt: 1, reason, message: '', provider: 'anthropic', model: 'm', profileId: 'anthropic:work', next });
+  it.each([
+    providerFailureText({ reason: 'auth', provider: 'anthropic', profileId: 'anthropic:work', tag: ' (401)', detail: 'invalid x-api-key' }),
+    providerFailureText({ reason: 'overloaded', provider: 'anthropic', tag: ' (529)', detail: 'Overloaded' }),
+    providerFailureText({ reason: 'timeout', provider: 'ollama', tag: ' (ECONNREFUSED)', detail: 'Connection error. (connect ECONNREFUSED 127.0.0.1:11434)', network: 'ECONNREFUSED' }),
+    providerFailureText({ reason: 'timeout', provider: 'anthropic', tag: ' (UND_ERR_SOCKET)', detail: 'terminated (other side closed)' }),
+    providerFailureText({ reason: 'billing', provider: 'anthropic', profileId: 'anthropic:work', tag: ' (402)', detail: '…' }),
+    providerFailureText({ reason: 'rate_limit', provider: 'anthropic', profileId: 'anthropic:work', tag: ' (429)', detail: '…' }),
+    providerFailureText({ reason: 'model_not_found', provider: 'anthropic', tag: ' (404)', detail: '…' }),
+    providerFailureText({ reason: 'timeout', provider: 'my-proxy', tag: '', detail: '…', network: 'ENOTFOUND' }),
+    noKeyText({ provider: 'anthropic', envHint: 'ANTHROPIC_API_KEY' }),
+    noKeyText({ provider: 'anthropic', envHint: 'ANTHROPIC_API_KEY', keychainProblem: REASON_NO_DBUS }),
+    allKeysCoolingText({ provider: 'anthropic', keys: [{ profileId: 'anthropic:work', reason: 'auth' }, { profileId: 'anthropic:home', reason: 'rate_limit' }], readyInMs: 240_000 }),
+    deniedByPersonText('exec', 'not now'),
+    refusedByPolicyText('approvals are set to deny: exec calls are refused without asking'),
+    refusedUnaskedText('exec', NO_TTY_REASON).split(', so it did not run.')[0]!,
+    cliRefusedLine('exec: $ npm test (sandboxed)', 'no terminal to ask on:'),
+    unansweredText('exec', 300_000).split(' Do not')[0]!,
+    retry('rate_limit', { action: 'rotate', profileId: 'anthropic:personal' }),
+    retry('timeout', { action: 'backoff', waitMs: 500 }),
+    retry('overloaded', { action: 'fallback', provider: 'openai', model: 'gpt-4.1' }),
+  ])('%s', (line) => expect(doc).toContain(line));
 });

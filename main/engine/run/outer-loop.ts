@@ -38,7 +38,7 @@ import { newRunCompaction, type RunCompaction } from '../attempt/run-compaction.
 import type { UsageMeter } from './usage-meter.js';
 import { MessagingLedger } from '../stream/messaging-dedupe.js';
 import type { ReplyPart } from '../stream/payloads.js';
-import { allKeysCoolingText } from '../../../preload/messages/keys.js';
+import { allKeysCoolingText, type AllCooling } from '../../../preload/messages/keys.js';
 import { failedAfter, runFailedSummary, TRIED_REASON } from '../../../preload/messages/retry.js';
 
 export type AuthSource = Pick<AuthPool, 'plan' | 'key' | 'used' | 'good' | 'failed'>;
@@ -185,7 +185,10 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
     };
     emitter.emit('retry', data);
   };
-  const giveUp = (why: string | undefined) => outcome(summarise(tried, lastError, why, attempts));
+  // Every key of the model's provider cooling down when the run gives up (two keys or more): the error says which,
+  // why and when the first is ready again, not only the last call's error.
+  let coolingAtEnd: AllCooling | undefined;
+  const giveUp = (why: string | undefined) => outcome(summarise(tried, lastError, why, attempts, coolingAtEnd));
 
   for (let m = 0; m < spec.models.length; m++) {
     model = spec.models[m]!;
@@ -328,6 +331,14 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
         fresh = await deps.auth.plan(model).catch(() => undefined);
       }
       const freshProfiles = fresh?.kind === 'profiles' ? fresh : undefined;
+      coolingAtEnd =
+        freshProfiles && freshProfiles.ready.length === 0 && freshProfiles.cooling.length >= 2
+          ? {
+              provider: model.provider,
+              keys: freshProfiles.cooling.map((p) => ({ profileId: p.id, reason: freshProfiles.windows[p.id]?.reason ?? 'unknown' })),
+              readyInMs: Math.min(...freshProfiles.cooling.map((p) => freshProfiles.windows[p.id]?.until ?? deps.now())) - deps.now(),
+            }
+          : undefined;
       const nextProfile = freshProfiles?.ready.find((p) => !triedHere.has(p.id));
       let probe: AuthProfile | null | undefined;
       if (!probeUsed && !nextProfile) {
@@ -404,9 +415,13 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
 
 
 /** One line for a failed run: the last error alone when one thing was tried, else what was tried and why. */
-function summarise(tried: readonly Tried[], lastError: unknown, why: string | undefined, attempts: number): unknown {
+function summarise(tried: readonly Tried[], lastError: unknown, why: string | undefined, attempts: number, cooling?: AllCooling): unknown {
   const distinct = new Set(tried.map((t) => `${ref(t.model)} ${t.profileId}`));
   if (why === 'aborted') return lastError;
+  const last = tried.at(-1);
+  if (cooling && why !== 'retry_limit' && last?.provider && new Set(tried.map((t) => ref(t.model))).size === 1) {
+    return new RunFailedError(`${allKeysCoolingText(cooling)} Last error: ${last.message}`);
+  }
   if (why !== 'retry_limit' && distinct.size <= 1 && tried.length <= 1) {
     // One provider call failed: its line as classified with the provider and key it used (not re-classified
     // later without them).
@@ -421,6 +436,5 @@ function summarise(tried: readonly Tried[], lastError: unknown, why: string | un
     byModel.set(ref(t.model), list);
   }
   const what = [...byModel].map(([m, items]) => `${m}: ${items.join(', ')}`).join('; ');
-  const last = tried.at(-1)?.message ?? 'unknown error';
-  return new RunFailedError(runFailedSummary(failedAfter(attempts, why === 'retry_limit'), what, last));
+  return new RunFailedError(runFailedSummary(failedAfter(attempts, why === 'retry_limit'), what, last?.message ?? 'unknown error'));
 }
