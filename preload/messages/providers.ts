@@ -94,3 +94,12 @@ export function providerFailureText(f: ProviderFailure): string {
       return `${p} error${tag}: ${d}`;
   }
 }
+
+/**
+ * Settings › Providers could not fetch the model list: "Could not list the models of URL: 404 (no details)". An
+ * empty body ("404 {}") is said in words; the window adds how to type the models instead.
+ */
+export function modelListFailedText(baseUrl: string, why: string): string {
+  const empty = /^(\d{3})\s*(?:\{\s*\}|\[\s*\]|""|null)?\s*$/.exec(why.trim());
+  return `Could not list the models of ${baseUrl}: ${empty ? `${empty[1]} (the server sent no details)` : why}`;
+}

@@ -119,7 +119,8 @@ describe.skipIf(!hasKeychain)('secrets hygiene in the web UI: keys typed into Se
     // "Test key" on the rejected one: a classified failure, no key in it
     const rejectedRow = page.locator(`[data-testid="key-row"][data-profile="${PROVIDER}:rejected"]`);
     await rejectedRow.getByRole('button', { name: 'Test key' }).click();
-    await expect.poll(() => rejectedRow.getByTestId('key-test').textContent()).toMatch(/401/);
+    // worded as a run's error (issue 18 item 9): the provider and the key by name, no internal "auth:" in front
+    await expect.poll(() => rejectedRow.getByTestId('key-test').textContent()).toMatch(new RegExp(`^${PROVIDER} key 'rejected' was rejected \\(401\\): `));
 
     // 2. A turn that rotates 401 → 429 → the good key, and runs `env` after "Allow once".
     await page.getByRole('button', { name: 'Back to chat' }).click();

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FailoverReasonDto, RetryData } from '../../preload/contract.js';
-import { keyLabel, keyName, providerFailureText, providerLabel } from '../../preload/messages/providers.js';
+import { keyLabel, keyName, modelListFailedText, providerFailureText, providerLabel } from '../../preload/messages/providers.js';
 import { allKeysCoolingText, noKeyText } from '../../preload/messages/keys.js';
 import { errorKind, type ErrorKind } from '../../preload/messages/kinds.js';
 import { retryLine, RETRY_REASON, TRIED_REASON } from '../../preload/messages/retry.js';
@@ -99,6 +99,14 @@ describe('a failed provider call', () => {
     expect(c.message).toMatch(/^Could not reach my-proxy: its server name could not be resolved/);
     expect(c.message).not.toMatch(INTERNAL_PREFIX);
   });
+});
+
+describe('the model list of a provider', () => {
+  it.each([
+    ['404 {}', 'Could not list the models of http://h/v1: 404 (the server sent no details)'],
+    ['404', 'Could not list the models of http://h/v1: 404 (the server sent no details)'],
+    ['401 Incorrect API key provided: sk-***', 'Could not list the models of http://h/v1: 401 Incorrect API key provided: sk-***'],
+  ])('%s', (why, text) => expect(modelListFailedText('http://h/v1', why)).toBe(text));
 });
 
 describe('keys', () => {

@@ -175,7 +175,7 @@ export function createAuthKeyMethods(deps: AuthKeyDeps) {
       const model = providerModels(deps.config(), provider)?.[0];
       if (!model) return { ok: false, reason: 'model_not_found', message: `Provider "${provider}" has no model to test with.`, latencyMs: 0 };
       const onUsage = deps.onTestUsage && ((usage: Usage) => deps.onTestUsage!({ model, profileId: p.id, usage }));
-      return testKey(deps.streamFor(model), { ...model, maxTokens: 1 }, key, deps.now, onUsage);
+      return testKey(deps.streamFor(model), { ...model, maxTokens: 1 }, key, deps.now, onUsage, p.id);
     },
   };
 
@@ -184,7 +184,14 @@ export function createAuthKeyMethods(deps: AuthKeyDeps) {
 }
 
 /** One tiny request ("reply OK", at most one output token); the outcome classified like a run's errors (E8). */
-export async function testKey(stream: StreamFn, model: ModelDef, apiKey: string, now: () => number, onUsage?: (usage: Usage) => void): Promise<AuthTestResult> {
+export async function testKey(
+  stream: StreamFn,
+  model: ModelDef,
+  apiKey: string,
+  now: () => number,
+  onUsage?: (usage: Usage) => void,
+  profileId?: string,
+): Promise<AuthTestResult> {
   const started = now();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('The test request timed out after 20 s.')), 20_000);
@@ -202,7 +209,7 @@ export async function testKey(stream: StreamFn, model: ModelDef, apiKey: string,
       if ((event.type === 'done' || event.type === 'error') && hasTokens(event.message.usage)) onUsage?.(event.message.usage);
       if (event.type === 'done') return { ok: true, model: `${model.provider}/${model.id}`, latencyMs: now() - started };
       if (event.type === 'error') {
-        const c = classifyError(event.error, now(), model.provider);
+        const c = classifyError(event.error, now(), model.provider, profileId);
         return { ok: false, reason: c.reason, message: redactSecrets(c.message, [apiKey]), latencyMs: now() - started };
       }
     }

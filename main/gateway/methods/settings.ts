@@ -14,6 +14,7 @@ import type { SecretStore } from '../../auth/secrets.js';
 import { endpointSchema, MAX_RECENT_FOLDERS, APPROVAL_MODES, type Settings } from '../../settings/schema.js';
 import type { SettingsStore } from '../../settings/store.js';
 import { keychainFix } from '../../../preload/messages/keychain.js';
+import { modelListFailedText } from '../../../preload/messages/providers.js';
 import { describeFsError } from '../../cli/home-check.js';
 import { modelRef, validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
@@ -163,7 +164,7 @@ export function createSettingsMethods(deps: SettingsMethodDeps) {
         return { ids: (await deps.fetchModels(p.api, p.baseUrl, p.provider, p.apiKey)).sort() };
       } catch (err) {
         const why = (err as Error).message.split('\n')[0]!;
-        throw new GatewayError('bad_request', `Could not list the models of ${p.baseUrl}: ${p.apiKey ? why.split(p.apiKey).join('***') : why}`);
+        throw new GatewayError('bad_request', modelListFailedText(p.baseUrl, p.apiKey ? why.split(p.apiKey).join('***') : why));
       }
     },
   };

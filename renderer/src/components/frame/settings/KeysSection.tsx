@@ -173,7 +173,7 @@ function KeyRow({ profile, status, first, last }: { profile: KeyProfileView; sta
       </span>
       {test && test !== 'running' && (
         <span className={`key-test ${test.ok ? 'ok' : 'bad'}`} role="status" data-testid="key-test">
-          {test.ok ? `Works (${test.model}, ${test.latencyMs} ms)` : `${test.reason.replace('_', ' ')}: ${test.message}`}
+          {test.ok ? `Works (${test.model}, ${test.latencyMs} ms)` : test.message}
         </span>
       )}
     </li>
