@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
-import { cleanEnv, runCli } from '../support/cli.js';
+import { cleanEnv, ensureBuilt as ensureCliBuilt, runCli } from '../support/cli.js';
 import { ensureBuilt, makeFolders, offlineEnv, RESULTS, startBrowserAndServer, type WebServer } from './helpers.js';
 
 const KEY = 'sk-ant-e2e-msg-key-0001';
@@ -35,7 +35,8 @@ let home: string;
 let workspace: string;
 
 beforeAll(async () => {
-  ensureBuilt(['out/main/web.js', 'out/renderer/index.html', 'out/main/cli.js']);
+  ensureBuilt(['out/main/web.js', 'out/renderer/index.html']);
+  await ensureCliBuilt();
   mkdirSync(SHOTS, { recursive: true });
   fake = await startFakeAnthropic();
   ({ home, workspace } = makeFolders('web-messages'));
@@ -81,7 +82,7 @@ async function cliLine(model: string): Promise<string> {
   const { home: cliHome } = makeFolders('web-messages-cli');
   writeFileSync(join(cliHome, 'config.json'), readFileSync(join(home, 'config.json'), 'utf8'));
   const r = await runCli(['agent', '--json', '--home', cliHome, '--workspace', workspace, '--model', model, '--message', 'hi'], { env: cleanEnv({ FAKE_KEY: KEY }) });
-  expect(r.exitCode).toBe(1);
+  expect(r.exitCode, r.stderr).toBe(1);
   return String((r.lines.at(-1) as { meta: { error: string } }).meta.error);
 }
 
