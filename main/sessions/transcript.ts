@@ -80,6 +80,8 @@ export interface ParsedTranscript extends LoadedTranscript {
   needsNewline: boolean;
   /** The newer version found in the header, if any (the parser itself does not throw). */
   futureVersion?: number;
+  /** Byte offset of each message's line, parallel to `messages` (a cursor into the file: transcript-tail.ts). */
+  messageStarts: number[];
 }
 
 type Line =
@@ -145,6 +147,7 @@ export function parseTranscript(data: Buffer | string): ParsedTranscript {
     shortenings: [],
     keepBytes: buf.length,
     needsNewline: false,
+    messageStarts: [],
   };
   // A whitespace-only fragment after the last newline is dropped on repair too.
   const lastNl = buf.lastIndexOf(NL);
@@ -176,6 +179,7 @@ export function parseTranscript(data: Buffer | string): ParsedTranscript {
         break;
       case 'message':
         result.messages.push(parsed.message);
+        result.messageStarts.push(line.start);
         break;
       case 'compaction':
         result.compactions.push({ record: parsed.record, atMessage: result.messages.length });

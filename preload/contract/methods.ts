@@ -22,8 +22,8 @@ export interface Methods {
   'sessions.history': [{ sessionKey: string }, HistoryEntry[]];
   /** E10: compacts the session now (a run: compaction events, then agent.wait / agent.result as for `agent`). */
   'sessions.compact': [{ sessionKey: string }, AgentAccepted];
-  /** `upTo`: the first `upTo` messages only (the earlier part of a long chat; no `active`). */
-  'sessions.open': [{ sessionKey: string; limit?: number; upTo?: number }, SessionOpened];
+  /** `before`: the earlier part of a long chat only — every message before an `earlier` point (no `active`). */
+  'sessions.open': [{ sessionKey: string; limit?: number; before?: { sessionId: string; offset: number } }, SessionOpened];
   'sessions.create': [{ model?: string; thinking?: ThinkingLevel }, SessionSummary];
   'sessions.update': [
     { sessionKey: string; title?: string; model?: string; thinking?: ThinkingLevel | null; extraSystemPrompt?: string | null; historyTurns?: number | null },

@@ -47,8 +47,10 @@ export interface SessionOpened {
   session: SessionSummary | null;
   /** The latest entries (all of them unless `limit` was given); starts at a user message when cut. */
   history: HistoryEntry[];
-  /** Older entries left out by `limit` (0: the history is complete). */
+  /** Older messages left out by `limit` (0: the history is complete). */
   omitted: number;
+  /** Where the part shown starts (when `omitted` > 0): pass it as `before` to load the earlier part. */
+  earlier?: { sessionId: string; offset: number };
   active: ActiveRunSnapshot | null;
 }
 

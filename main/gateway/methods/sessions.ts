@@ -23,6 +23,7 @@ import { modelRef, validatedMethods, sessionKey, thinking } from '../params.js';
 import { GatewayError } from '../types.js';
 import type { ActiveRuns } from './active-runs.js';
 import { exportSession } from './session-export.js';
+import { openEarlier, openLatest, shownPart } from './session-open.js';
 
 export const UNDO_WINDOW_MS = 30_000;
 const DELETED_EXT = '.jsonl.deleted';
@@ -32,8 +33,14 @@ const schemas = lazy(() => ({
   'sessions.history': z.object({ sessionKey }).strict(),
   /** E10: a `/compact` run in the session's lane (its events and result as for any run). */
   'sessions.compact': z.object({ sessionKey }).strict(),
-  /** `upTo`: only the earlier part — the first `upTo` messages (a long chat's `omitted` ones, loaded after it opened). */
-  'sessions.open': z.object({ sessionKey, limit: z.number().int().min(1).max(1_000_000).optional(), upTo: z.number().int().min(0).optional() }).strict(),
+  /** `before`: only the earlier part — every message before the point a `limit` open named (`earlier`), loaded after it opened. */
+  'sessions.open': z
+    .object({
+      sessionKey,
+      limit: z.number().int().min(1).max(1_000_000).optional(),
+      before: z.object({ sessionId: z.string().min(1), offset: z.number().int().min(0) }).strict().optional(),
+    })
+    .strict(),
   'sessions.create': z.object({ model: modelRef.optional(), thinking: thinking.optional() }).strict(),
   'sessions.update': z
     .object({
@@ -93,25 +100,6 @@ export function toSummary(s: SessionEntry): SessionSummary {
     usage: { ...s.usage },
     ...(s.context !== undefined ? { context: s.context } : {}),
   };
-}
-
-/** Messages before the active run's own user message (the run itself is replayed from its events). */
-export function cutAtActiveRun<T extends { role: string; timestamp: number }>(
-  messages: T[],
-  isRunMessage: (m: T) => boolean,
-  acceptedAt: number,
-): T[] {
-  const at = messages.findLastIndex((m) => m.role === 'user' && m.timestamp >= acceptedAt && isRunMessage(m));
-  return at === -1 ? messages : messages.slice(0, at);
-}
-
-/** The last `limit` items, moved forward to a user message so no turn is cut in half. */
-export function latestEntries<T extends { role: string }>(items: T[], limit: number | undefined): { entries: T[]; omitted: number } {
-  if (limit === undefined || items.length <= limit) return { entries: items, omitted: 0 };
-  let start = items.length - limit;
-  while (start < items.length && items[start]!.role !== 'user') start++;
-  if (start === items.length) start = items.length - limit; // one huge turn: show its tail anyway
-  return { entries: items.slice(start), omitted: start };
 }
 
 /** Searchable text of one message: user text, assistant text and tool arguments, tool results. */
@@ -174,22 +162,15 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       const entry = await store.get(p.sessionKey);
       const snapshot = active.snapshot(p.sessionKey);
       if (!entry) return { session: null, history: [], omitted: 0, active: snapshot };
-      // Cut and limit the stored messages first (one message = one history entry): only what is shown is converted.
-      const { messages, compactions } = await store.loadTranscript(entry.sessionId);
-      if (p.upTo !== undefined) {
-        // the earlier part of a long chat: its messages and the compaction dividers among them (never the run)
-        const part = messages.slice(0, p.upTo);
-        return { session: toSummary(entry), history: toHistory(part, compactions.filter((c) => c.atMessage < part.length), deps.priceOf), omitted: 0, active: null };
+      const file = store.transcriptPath(entry.sessionId);
+      if (p.before !== undefined) {
+        // the earlier part of a long chat (never the run), from the point its open named
+        if (p.before.sessionId !== entry.sessionId) throw new GatewayError('bad_request', 'This chat changed since it was opened: open it again to see its earlier messages.');
+        return { session: toSummary(entry), history: await openEarlier(file, p.before.offset, deps.priceOf), omitted: 0, active: null };
       }
-      const before = snapshot
-        ? cutAtActiveRun(messages, (m) => m.role === 'user' && m.content === snapshot.message, snapshot.acceptedAt)
-        : messages;
-      const shown = latestEntries(before, p.limit);
-      // Compaction dividers of the part shown, at their positions within it.
-      const marks = compactions
-        .filter((c) => c.atMessage >= shown.omitted && c.atMessage <= before.length)
-        .map((c) => ({ ...c, atMessage: c.atMessage - shown.omitted }));
-      return { session: toSummary(entry), history: toHistory(shown.entries, marks, deps.priceOf), omitted: shown.omitted, active: snapshot };
+      if (p.limit !== undefined) return { session: toSummary(entry), ...(await openLatest(file, entry.sessionId, snapshot, p.limit, deps.priceOf)), active: snapshot };
+      const part = shownPart(await store.loadTranscript(entry.sessionId), snapshot, undefined);
+      return { session: toSummary(entry), history: toHistory(part.messages, part.marks, deps.priceOf), omitted: 0, active: snapshot };
     },
     async 'sessions.create'(p) {
       checkModel(p.model);

@@ -182,18 +182,14 @@ export async function refreshProfiles(): Promise<void> {
 }
 
 /** performance marks for `npm run bench:ui` (where the time to open a session goes). */
-const mark = (name: string): void => void globalThis.performance?.mark?.(`agentdesk:${name}`);
+export const mark = (name: string): void => void globalThis.performance?.mark?.(`agentdesk:${name}`);
 
+/** A chat's whole history (after a reconnect, or without the sessions store). */
 async function loadHistory(sessionKey: string): Promise<Turn[]> {
-  mark('history-request');
-  const history = await transport!.api.request('sessions.history', { sessionKey });
-  mark('history-received');
-  const turns = historyToTurns(history);
-  mark('history-converted');
-  return turns;
+  return historyToTurns(await transport!.api.request('sessions.history', { sessionKey }));
 }
 
-/** Connects the store to a transport and loads app info, models and the session's history. */
+/** Connects the store to a transport and loads app info and models (the sessions store opens the chat). */
 export async function startChat(t: RendererTransport): Promise<void> {
   transport = t;
   useChat.setState({ transportKind: t.kind });
@@ -206,20 +202,13 @@ export async function startChat(t: RendererTransport): Promise<void> {
     if (connection === 'open') wasOpen = true;
   });
   t.api.onEvent((event) => batcher.push(event));
-  // Each answer is shown as soon as it arrives: a slow models list (keychain) never holds the conversation back.
-  const { sessionKey } = useChat.getState();
+  // The conversation itself is opened by the sessions store (the chat last open, its latest messages first).
   const failed = (err: unknown): void => useChat.setState({ error: `Could not load: ${message(err)}` });
-  const history = loadHistory(sessionKey).then((turns) => {
-    batcher.flushNow();
-    // events that arrived while loading stay after the stored history
-    if (useChat.getState().sessionKey === sessionKey) useChat.setState((s) => ({ turns: [...turns, ...s.turns] }));
-    mark('history-shown');
-  }, failed);
   const info = Promise.all([t.api.request('app.info', {}), t.api.request('models.list', {})]).then(([appInfo, models]) => {
     useChat.setState((s) => ({ appInfo, models, model: s.model ?? defaultModel(models, appInfo) }));
     mark('models-shown');
   }, failed);
-  await Promise.all([history, info]);
+  await info;
   void refreshProfiles();
 }
 

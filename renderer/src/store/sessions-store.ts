@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { AgentEvent, CommandOutcome, SessionSearchHit, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
 import type { RendererTransport } from '../transport/types.js';
-import { choiceWhileSwitching, defaultModel, flushEvents, runCommand, setCommandHandler, setSessionNavigator, trackNavigation, useChat } from './chat-store.js';
+import { choiceWhileSwitching, defaultModel, flushEvents, mark, runCommand, setCommandHandler, setSessionNavigator, trackNavigation, useChat } from './chat-store.js';
 import { applyEvents, historyToTurns } from './reduce.js';
 import type { Turn } from './types.js';
 
@@ -127,7 +127,9 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
   // The start-up open keeps the view: a person who already went to Settings is not pulled back to the chat.
   useSessions.setState({ opening: true, drawer: false, ...(opts.keepView ? {} : { view: 'chat' as const }) });
   try {
+    mark('history-request');
     const opened = await api().request('sessions.open', { sessionKey, limit });
+    mark('history-received');
     if (token !== openToken) return;
     flushEvents();
     const live = collecting?.sessionKey === sessionKey ? collecting.events : [];
@@ -141,9 +143,11 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
       turns = applyEvents(turns, live.filter((e) => started.has(e.runId)), sessionKey);
     }
     useChat.setState({ turns, firstItemIndex: FIRST_INDEX });
-    useSessions.setState({ omitted: opened.omitted });
+    mark('history-shown');
+    earlierPoint = opened.omitted > 0 && opened.earlier ? { token, before: opened.earlier } : undefined;
+    useSessions.setState({ omitted: earlierPoint ? opened.omitted : 0 });
     // A long chat opens with its latest messages; the earlier part follows at once, above them (the view stays put)
-    if (opened.omitted > 0) setTimeout(() => void loadEarlier(sessionKey, token), 0);
+    if (earlierPoint) setTimeout(() => void loadEarlier(sessionKey, token), 0);
   } catch (err) {
     if (token === openToken) useChat.setState({ error: `Could not open this chat: ${message(err)}` });
   } finally {
@@ -157,6 +161,8 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
 /** The list's index of its first item (react-virtuoso's firstItemIndex): lowered by what is put above it. */
 export const FIRST_INDEX = 10_000_000;
 let earlierLoading: { token: number; done: Promise<void> } | undefined;
+/** Where the open chat's shown part starts in its transcript (the open's `earlier`), until the earlier part is in. */
+let earlierPoint: { token: number; before: { sessionId: string; offset: number } } | undefined;
 
 /**
  * The earlier part of a long chat (issue 18 item 18): every message before those it opened with, put above them
@@ -165,14 +171,15 @@ let earlierLoading: { token: number; done: Promise<void> } | undefined;
 function loadEarlier(sessionKey: string, token: number): Promise<void> {
   if (earlierLoading?.token === token) return earlierLoading.done;
   const done = (async () => {
-    const upTo = useSessions.getState().omitted;
-    if (upTo === 0) return;
+    const point = earlierPoint?.token === token ? earlierPoint.before : undefined;
+    if (!point || useSessions.getState().omitted === 0) return;
     try {
-      const earlier = await api().request('sessions.open', { sessionKey, upTo });
+      const earlier = await api().request('sessions.open', { sessionKey, before: point });
       if (token !== openToken || useChat.getState().sessionKey !== sessionKey) return;
       const older = historyToTurns(earlier.history, 'e');
       useChat.setState((s) => ({ turns: [...older, ...s.turns], firstItemIndex: (s.firstItemIndex ?? FIRST_INDEX) - older.length }));
       useSessions.setState({ omitted: 0 });
+      earlierPoint = undefined;
     } catch (err) {
       if (token === openToken) setNotice(`Could not load the earlier messages: ${message(err)}`);
     }

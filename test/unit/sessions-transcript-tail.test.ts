@@ -1,0 +1,186 @@
+/**
+ * Opening a long chat reads only the end of its transcript (transcript-tail.ts, session-open.ts): the part shown,
+ * its compaction dividers, how many messages come before it, and the earlier part loaded from the point it names
+ * must be exactly what a full read gives — over varied transcripts (tool turns, compaction and tool_results records,
+ * unknown lines, blank lines, multi-byte text across chunk edges, branch headers, a torn or newline-less last line,
+ * damaged lines in the middle), every limit, with and without an active run, and tiny chunks so every edge is hit.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../main/engine/messages.js';
+import { toHistory } from '../../main/gateway/history.js';
+import { openEarlier, openLatest, shownPart } from '../../main/gateway/methods/session-open.js';
+import { compactionLine, headerLine, loadTranscript, messageLine, toolResultsLine, TranscriptVersionError } from '../../main/sessions/transcript.js';
+import { loadTranscriptHead, loadTranscriptTail } from '../../main/sessions/transcript-tail.js';
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'agentdesk-tail-'));
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** mulberry32: a seeded generator, so a failing case can be replayed. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const usage = { input: 3, output: 5, cacheRead: 0, cacheWrite: 0, total: 8 };
+const WORDS = ['part', 'naïve', '日本語', 'emoji 🎉', 'tab\there', 'quote "x"', 'line\nbreak', 'ok'];
+
+interface Shape {
+  header: 'plain' | 'branch' | 'none';
+  turns: number;
+  compactions: boolean;
+  shortenings: boolean;
+  unknown: boolean;
+  blank: boolean;
+  damaged: boolean;
+  ending: 'whole' | 'torn' | 'no-newline' | 'torn-with-newline';
+}
+
+/** A transcript's text and the user messages in it. */
+function transcript(seed: number, shape: Shape): { text: string; users: { content: string; timestamp: number }[] } {
+  const r = rng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+  const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+  let text = '';
+  if (shape.header === 'plain') text += headerLine({ id: `s${seed}`, createdAt: 1, key: 'k' });
+  if (shape.header === 'branch') text += headerLine({ id: `s${seed}`, createdAt: 1, key: 'k' }).replace(/}\n$/, ',"branchOf":{"sessionId":"old","atMessage":4}}\n');
+  const users: { content: string; timestamp: number }[] = [];
+  let ts = 100;
+  let count = 0;
+  const extras = () => {
+    if (shape.compactions && r() < 0.15) {
+      text += compactionLine({ summary: `summary ${words(3)}`, keptMessages: Math.floor(r() * 4), tokensBefore: 900, tokensAfter: 90, reason: 'manual', timestamp: ts });
+    }
+    if (shape.shortenings && r() < 0.1) text += toolResultsLine({ results: [{ toolCallId: `c${count}`, content: 'short' }], reason: 'truncate', timestamp: ts });
+    if (shape.unknown && r() < 0.1) text += `${JSON.stringify({ type: 'future_thing', at: ts })}\n`;
+    if (shape.blank && r() < 0.1) text += r() < 0.5 ? '\n' : '   \n';
+    if (shape.damaged && r() < 0.08) text += pick(['{"type":"message","message":{"role":"user"}}\n', '{not json\n', `${headerLine({ id: 'again', createdAt: 2 })}`, '{"type":"message","message":{"role":"nobody","timestamp":1}}\n']);
+  };
+  for (let t = 0; t < shape.turns; t++) {
+    const user = { role: 'user' as const, content: `${t}: ${words(1 + Math.floor(r() * 40))}`, timestamp: ts++ };
+    users.push(user);
+    text += messageLine(user);
+    count++;
+    extras();
+    if (r() < 0.3) {
+      const id = `c${count}`;
+      text += messageLine({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'read', arguments: { path: words(2) } }], provider: 'p', model: 'm', api: 'anthropic', usage, stopReason: 'toolUse', timestamp: ts++ });
+      text += messageLine({ role: 'toolResult', toolCallId: id, toolName: 'read', content: words(1 + Math.floor(r() * 80)), isError: false, timestamp: ts++, durationMs: 12 });
+      count += 2;
+      extras();
+    }
+    const failed = r() < 0.1;
+    text += messageLine({
+      role: 'assistant',
+      content: [{ type: 'text', text: words(1 + Math.floor(r() * 60)) }],
+      provider: 'p',
+      model: 'm',
+      api: 'anthropic',
+      usage,
+      stopReason: failed ? 'error' : 'stop',
+      ...(failed ? { errorMessage: '429 rate limited' } : {}),
+      timestamp: ts++,
+    });
+    count++;
+    extras();
+  }
+  if (shape.ending === 'torn') text += '{"type":"message","message":{"role":"assi';
+  if (shape.ending === 'torn-with-newline') text += '{"type":"message","mess\n';
+  if (shape.ending === 'no-newline') text = text.replace(/\n$/, '');
+  return { text, users };
+}
+
+/** What a full read shows (the reference): the part shown, how many before it, and the whole history up to the run. */
+async function fullRead(file: string, snapshot: { message: string; acceptedAt: number } | null, limit: number) {
+  const t = await loadTranscript(file);
+  const part = shownPart(t, snapshot, limit);
+  const all = shownPart(t, snapshot, undefined);
+  return { history: toHistory(part.messages, part.marks), omitted: part.first, all: toHistory(all.messages, all.marks) };
+}
+
+const SHAPES: [string, Shape][] = [
+  ['plain turns', { header: 'plain', turns: 30, compactions: false, shortenings: false, unknown: false, blank: false, damaged: false, ending: 'whole' }],
+  ['compaction and tool_results records', { header: 'plain', turns: 40, compactions: true, shortenings: true, unknown: false, blank: false, damaged: false, ending: 'whole' }],
+  ['a branch (edited chat)', { header: 'branch', turns: 25, compactions: true, shortenings: false, unknown: false, blank: false, damaged: false, ending: 'whole' }],
+  ['unknown and blank lines', { header: 'plain', turns: 30, compactions: true, shortenings: false, unknown: true, blank: true, damaged: false, ending: 'whole' }],
+  ['a torn last line', { header: 'plain', turns: 30, compactions: true, shortenings: true, unknown: true, blank: false, damaged: false, ending: 'torn' }],
+  ['a torn last line with its newline', { header: 'plain', turns: 20, compactions: false, shortenings: false, unknown: false, blank: true, damaged: false, ending: 'torn-with-newline' }],
+  ['a whole last line without newline', { header: 'plain', turns: 20, compactions: true, shortenings: false, unknown: false, blank: false, damaged: false, ending: 'no-newline' }],
+  ['no header', { header: 'none', turns: 12, compactions: true, shortenings: false, unknown: false, blank: true, damaged: false, ending: 'whole' }],
+  ['one turn', { header: 'plain', turns: 1, compactions: false, shortenings: false, unknown: false, blank: false, damaged: false, ending: 'whole' }],
+  ['empty', { header: 'plain', turns: 0, compactions: false, shortenings: false, unknown: false, blank: false, damaged: false, ending: 'whole' }],
+  ['damaged lines in the middle', { header: 'plain', turns: 40, compactions: true, shortenings: true, unknown: true, blank: true, damaged: true, ending: 'torn' }],
+];
+const SEEDS = [1, 2, 42];
+const LIMITS = [1, 2, 3, 5, 40];
+const CHUNKS = [16, 4096];
+
+describe('reading a transcript from its end gives what a full read gives', () => {
+  describe.each(SHAPES)('%s', (_name, shape) => {
+    it.each(SEEDS)('seed %i: every limit, chunk size and active run', async (seed) => {
+      const { text, users } = transcript(seed, shape);
+      const file = join(tmp, `${shape.header}-${seed}-${_name.replace(/\W+/g, '-')}.jsonl`);
+      await writeFile(file, text);
+      const last = users.at(-1);
+      const snapshots = [null, ...(last ? [{ message: last.content, acceptedAt: last.timestamp }] : []), { message: 'not in the file', acceptedAt: 0 }];
+      for (const snapshot of snapshots) {
+        for (const limit of LIMITS) {
+          const want = await fullRead(file, snapshot, limit);
+          for (const chunkBytes of CHUNKS) {
+            const run = snapshot && { runId: 'r', events: [], ...snapshot };
+            const got = await openLatest(file, 'sid', run, limit, undefined, { chunkBytes, countChunkBytes: chunkBytes === 16 ? 7 : 53 });
+            const where = `limit ${limit}, chunk ${chunkBytes}, run ${snapshot ? snapshot.message.slice(0, 12) : 'none'}`;
+            expect(got.history, where).toEqual(want.history);
+            // a damaged line that starts like a message is counted without being read (session-open.ts says so)
+            if (!shape.damaged) expect(got.omitted, where).toBe(want.omitted);
+            expect(got.earlier !== undefined, where).toBe(got.omitted > 0);
+            // the earlier part, from the point the open named, meets the part shown exactly
+            const earlier = got.earlier ? await openEarlier(file, got.earlier.offset, undefined, chunkBytes === 16 ? { pieceBytes: 1, slice: 3 } : { pieceBytes: 300, slice: 7 }) : [];
+            expect([...earlier, ...got.history], where).toEqual(want.all);
+          }
+        }
+      }
+    });
+  });
+
+  it('reads only the end of a long transcript', async () => {
+    const { text } = transcript(5, { ...SHAPES[0]![1], turns: 4000 });
+    const file = join(tmp, 'long.jsonl');
+    await writeFile(file, text);
+    const tail = await loadTranscriptTail(file, (ms) => ms.length > 41);
+    expect(tail.fromStart).toBe(false);
+    expect(tail.messages.length).toBeLessThan(400); // 64 KiB from the end, not the ~1.5 MB file
+    const full = await loadTranscript(file);
+    expect(tail.messagesBefore + tail.messages.length).toBe(full.messages.length);
+    expect(tail.messages).toEqual(full.messages.slice(-tail.messages.length));
+  });
+
+  it('a header of a newer format version throws, as a full read does', async () => {
+    const file = join(tmp, 'future.jsonl');
+    const { text } = transcript(9, SHAPES[0]![1]);
+    await writeFile(file, `\n${text.replace('"version":1', '"version":99')}`);
+    await expect(loadTranscript(file)).rejects.toBeInstanceOf(TranscriptVersionError);
+    await expect(loadTranscriptTail(file, () => true)).rejects.toBeInstanceOf(TranscriptVersionError);
+  });
+
+  it('a missing file is empty; a point that is not a line start is refused', async () => {
+    expect(await loadTranscriptTail(join(tmp, 'nope.jsonl'), () => true)).toMatchObject({ messages: [], messagesBefore: 0, fromStart: true });
+    const file = join(tmp, 'short.jsonl');
+    await writeFile(file, transcript(3, SHAPES[0]![1]).text);
+    await expect(loadTranscriptHead(file, 5)).rejects.toThrow(/not the start of a line/);
+    await expect(loadTranscriptHead(file, 10_000_000)).rejects.toThrow(/shorter/);
+  });
+});
