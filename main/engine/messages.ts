@@ -3,6 +3,8 @@
  * providers convert them to and from their wire formats, and the UI renders them.
  */
 
+import type { RetryData } from '../../preload/contract.js';
+
 export interface Usage {
   /** Prompt tokens of the call that are neither cache reads nor cache writes. */
   input: number;
@@ -64,6 +66,12 @@ export interface UserMessage {
   attachments?: Attachment[];
 }
 
+/**
+ * A failed attempt the run went on from (E7: a key switch, a wait, a fallback), as the live retry line showed it;
+ * kept on the next message the run wrote, so a reloaded reply shows the same line.
+ */
+export type RetryNote = Omit<RetryData, 'discardTurn'>;
+
 export interface AssistantMessage {
   role: 'assistant';
   content: AssistantBlock[];
@@ -76,6 +84,8 @@ export interface AssistantMessage {
   /** A failed call: the key profile it used, so its error line names the key after a reload too (issue 18 item 9). */
   profileId?: string;
   timestamp: number;
+  /** The retries announced since the run's previous message (shown above this one after a reload). */
+  retries?: RetryNote[];
 }
 
 /**

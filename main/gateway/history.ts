@@ -1,5 +1,5 @@
 /** Turns transcript messages into displayable history entries (think tags moved to the thinking text). */
-import type { HistoryEntry } from '../../preload/contract.js';
+import type { HistoryEntry, RetryData } from '../../preload/contract.js';
 import type { AssistantMessage, Message } from '../engine/messages.js';
 import { stripThinkTags } from '../engine/stream/think-tags.js';
 import type { CompactionMark } from '../sessions/transcript.js';
@@ -82,6 +82,7 @@ function toEntry(m: Message, priceOf: PriceOf): HistoryEntry {
     ...(m.api === 'demo' || m.provider === 'demo' ? { demo: true } : {}),
     usage: { input: m.usage.input, output: m.usage.output, cacheRead: m.usage.cacheRead, cacheWrite: m.usage.cacheWrite },
     ...withCost(m, priceOf),
+    ...retriesOf(m),
   };
 }
 
@@ -89,4 +90,13 @@ function toEntry(m: Message, priceOf: PriceOf): HistoryEntry {
 function withCost(m: AssistantMessage, priceOf: PriceOf): { cost?: number } {
   const cost = costOf(m.usage, priceOf(`${m.provider}/${m.model}`));
   return cost === undefined ? {} : { cost };
+}
+
+/** The stored retry lines that have the shape the window reads (a line written by another version may not). */
+function retriesOf(m: AssistantMessage): { retries?: RetryData[] } {
+  if (!Array.isArray(m.retries)) return {};
+  const ok = m.retries.filter(
+    (r) => typeof r === 'object' && r !== null && typeof r.reason === 'string' && typeof r.provider === 'string' && typeof r.model === 'string' && typeof r.next?.action === 'string',
+  );
+  return ok.length > 0 ? { retries: ok } : {};
 }

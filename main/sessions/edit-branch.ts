@@ -7,6 +7,7 @@
 import type { Message } from '../engine/messages.js';
 import { branchTranscript, switchTranscript } from './branch.js';
 import { keepAsChat } from './keep-earlier.js';
+import { autoTitle } from './title.js';
 import type { SessionEntry, SessionStore } from './store.js';
 
 export class BranchRefusedError extends Error {
@@ -32,6 +33,23 @@ export function userMessageIndex(messages: readonly Message[], at: BranchAt): nu
   return -1;
 }
 
+/**
+ * The title of a branch whose chat was not named by the person: it follows the first message of the branch shown
+ * ("" when the branch starts before it — the edited message, once sent, titles the chat as a first message does).
+ */
+export function branchTitle(before: readonly Message[]): string {
+  const first = before.find((m) => m.role === 'user' && m.content.trim() !== '');
+  return first && first.role === 'user' ? autoTitle(first.content) : '';
+}
+
+async function retitle(store: SessionStore, sessionKey: string, title: string): Promise<void> {
+  await store.index.mutate((entries, skip) => {
+    const e = entries.get(sessionKey);
+    if (!e || e.titleByUser || e.title === title) return skip();
+    e.title = title;
+  });
+}
+
 export interface Branched {
   session: SessionEntry;
   kept?: SessionEntry;
@@ -45,6 +63,7 @@ export async function branchBefore(store: SessionStore, sessionKey: string, at: 
   if (index === -1) throw new BranchRefusedError('That message is no longer in this chat as shown: reopen the chat and try again.');
   const id = await branchTranscript(store, sessionKey, entry.sessionId, index, now);
   await switchTranscript(store, sessionKey, id, now);
+  if (!entry.titleByUser) await retitle(store, sessionKey, branchTitle(messages.slice(0, index)));
   const kept = keep ? await keepAsChat(store, entry, 'branch', now) : undefined;
   return { session: (await store.get(sessionKey))!, ...(kept ? { kept } : {}) };
 }

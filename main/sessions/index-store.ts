@@ -25,6 +25,8 @@ export interface SessionEntry {
   sessionKey: string;
   sessionId: string;
   title: string;
+  /** The person named the chat: its title no longer follows its first message (an edit of it leaves the name). */
+  titleByUser?: boolean;
   /** "provider/model" chosen for this session; unset = the configured default. */
   model?: string;
   /** A subagent's session: the session key of the run that spawned it (E20). */
@@ -53,6 +55,7 @@ const entrySchema = lazy(() => z.object({
   sessionKey: z.string().min(1),
   sessionId: z.string().min(1),
   title: z.string(),
+  titleByUser: z.boolean().optional(),
   model: z.string().optional(),
   parentSessionKey: z.string().optional(),
   thinking: z.enum(['off', 'minimal', 'low', 'medium', 'high']).optional(),

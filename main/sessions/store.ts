@@ -171,7 +171,10 @@ export class SessionStore {
     return this.index.mutate((entries) => {
       const e = entries.get(sessionKey);
       if (!e) throw new SessionNotFoundError(`No session with key ${JSON.stringify(sessionKey)}`);
-      if (patch.title !== undefined) e.title = normalizeTitle(patch.title, USER_TITLE_MAX);
+      if (patch.title !== undefined) {
+        e.title = normalizeTitle(patch.title, USER_TITLE_MAX);
+        e.titleByUser = true;
+      }
       if (patch.model !== undefined) e.model = patch.model;
       if (patch.thinking === null) delete e.thinking;
       else if (patch.thinking !== undefined) e.thinking = patch.thinking;

@@ -1,5 +1,5 @@
 /** D2 contract: the session list, transcripts as shown, search and export (`sessions.*`). */
-import type { AgentEvent } from './events.js';
+import type { AgentEvent, RetryData } from './events.js';
 import type { BillingDto, ThinkingLevel } from './runs.js';
 import type { AttachmentDto } from './attachments.js';
 
@@ -78,6 +78,8 @@ export type HistoryEntry =
       usage?: { input: number; output: number; cacheRead: number; cacheWrite: number };
       /** What this call was billed in USD (the model's price as runs bill it); absent when the model is unpriced. */
       cost?: number;
+      /** The retry lines shown live before this call (a key switch, a wait, a fallback). */
+      retries?: RetryData[];
     }
   | { role: 'toolResult'; toolCallId: string; toolName: string; content: string; isError: boolean; timestamp: number; durationMs?: number }
   /** E10: the context was compacted here; earlier entries are summarised for the model (a divider in the UI). */

@@ -1,7 +1,8 @@
 /**
  * Layout checks of issue 18 item 7, run in the page: the page itself never scrolls (the message list, settings and
  * lists scroll inside it), no visible button label wraps onto a second line or is cut off, no alert's text is cut
- * off, and the composer (box and Send) is fully on screen when the chat is shown.
+ * off, nothing in the top bar runs past the window's edge, and the composer (box and Send) is fully on screen when
+ * the chat is shown.
  */
 import type { Page } from 'playwright-core';
 
@@ -43,6 +44,16 @@ const SCRIPT = String.raw`(() => {
       const s = getComputedStyle(el);
       if (s.overflowY === 'auto' || s.overflowY === 'scroll') continue; // scrolls: nothing is lost
       out.clipped.push('alert: ' + (el.textContent || '').trim().slice(0, 60));
+    }
+  }
+  // the top bar: everything in it inside the window (a control pushed past the edge is cut off, like the dot was)
+  const bar = document.querySelector('.topbar');
+  if (bar && visible(bar)) {
+    for (const el of bar.querySelectorAll('*')) {
+      if (!visible(el)) continue;
+      const r = el.getBoundingClientRect();
+      const name = el.getAttribute('aria-label') || (typeof el.className === 'string' && el.className) || el.tagName;
+      if (r.right > innerWidth + 0.5 || r.left < -0.5) out.clipped.push('top bar: ' + name + ' at ' + Math.round(r.left) + '–' + Math.round(r.right) + ' of ' + innerWidth);
     }
   }
   const box = document.querySelector('textarea[aria-label="Message"]');

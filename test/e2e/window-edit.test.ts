@@ -71,6 +71,8 @@ describe('edit, regenerate, copy', () => {
       await shot(page, `edited-${theme}`);
       // the old version is a chat of its own, with its messages
       if (size.width < 800) await page.getByRole('button', { name: 'Show chats' }).click();
+      // the chat's title follows the first message of the branch shown (it was never renamed)
+      await expect.poll(() => items(page).and(page.locator(`[data-session-key="${key}"]`)).getByTestId('session-title').textContent()).toBe(`tell me about beavers ${tag}`);
       const earlier = items(page).filter({ hasText: `Earlier version: tell me about otters ${tag}` });
       await earlier.waitFor();
       await earlier.getByTestId('session-title').click();
@@ -79,6 +81,29 @@ describe('edit, regenerate, copy', () => {
       await page.close();
     }, 90_000);
   }
+
+  it('a chat the person renamed keeps its name when its first message is edited', async () => {
+    const page = await openApp(rig, SIZES[0], 'light');
+    await freshChat(page);
+    await exchange(page, 'first words about owls', 'Owls hoot.');
+    const key = await page.locator('main.chat').getAttribute('data-session-key');
+    const row = items(page).and(page.locator(`[data-session-key="${key}"]`));
+    await expect.poll(() => row.getByTestId('session-title').textContent()).toBe('first words about owls');
+    await row.getByRole('button', { name: /Actions for/ }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    await page.getByLabel('Chat title').fill('My owl notes');
+    await page.getByLabel('Chat title').press('Enter');
+    await expect.poll(() => row.getByTestId('session-title').textContent()).toBe('My owl notes');
+    await users(page).first().getByTestId('edit-message').click();
+    const box = page.getByRole('textbox', { name: 'Edited text' });
+    await box.fill('first words about larks');
+    rig.fake.enqueue({ text: 'Larks sing.' });
+    await box.press('Enter');
+    await done(page).filter({ hasText: 'Larks sing.' }).waitFor({ timeout: 20_000 });
+    await expect.poll(() => items(page).filter({ hasText: 'Earlier version: My owl notes' }).count()).toBe(1);
+    expect(await row.getByTestId('session-title').textContent()).toBe('My owl notes');
+    await page.close();
+  }, 60_000);
 
   it('Regenerate asks for the reply again in place; the old reply stays in the earlier version', async () => {
     const page = await openApp(rig, SIZES[0], 'light');

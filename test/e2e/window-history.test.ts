@@ -1,7 +1,7 @@
 /**
  * Issue 18 item 3 in Chromium: history after a reload reads like the live reply. A reply that succeeded after a
  * 429 on the first key (the second key answered) shows no error and no Retry after a reload, and keeps its model
- * label, its tokens and its cost; a tool row keeps how long it ran. At 1280 × 800 (light) and 640 × 480 (dark).
+ * label, its tokens and its cost, and the line that said the key was switched; a tool row keeps how long it ran. At 1280 × 800 (light) and 640 × 480 (dark).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -52,19 +52,21 @@ describe('a reply after a reload', () => {
         usage: await live.getByTestId('turn-usage').textContent(),
         tool: await live.getByTestId('tool-call').first().locator('.tool-meta').textContent(),
         errors: await live.locator('.run-error').count(),
+        retryLines: await live.getByTestId('retry-line').allTextContents(),
       });
       const before = await seen();
       expect(before.status).toBe('done');
       expect(before.model).toBe('fake/claude-sonnet-4-5');
       expect(before.usage).toMatch(/in · .* out · \$/);
       expect(before.tool).toMatch(/\d+ ?m?s/);
+      expect(before.retryLines).toEqual([expect.stringContaining('fake:personal')]); // the key switch, said live
       await page.reload();
       await live.waitFor({ timeout: 20_000 });
       const after = await seen();
       await shot(page, `history-after-reload-${theme}`);
-      expect(after).toEqual(before);
       // a top bar with a cooling key in it still fits (nothing cut off at the edge, nothing scrolls)
       expect(describeLayout(await layoutProblems(page))).toEqual([]);
+      expect(after).toEqual(before);
       expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
       await page.close();
     }, 90_000);

@@ -133,6 +133,16 @@ describe('runOuterLoop (E7)', () => {
     expect(plan.kind === 'profiles' && plan.ready.map((p) => p.id)).toEqual(['p:personal']);
   });
 
+  it('the retry line is kept on the next message written (a reload shows it), without the live-only discardTurn', async () => {
+    const { retries, transcript } = await run([{ error: httpError(429, 'rate limited') }, { text: ['Done.'] }]);
+    const [failed, answer] = transcript.filter((m) => m.role === 'assistant');
+    expect(failed).toMatchObject({ stopReason: 'error' });
+    expect(failed && 'retries' in failed).toBe(false);
+    const { discardTurn: _live, ...note } = retries[0]!;
+    expect(answer).toMatchObject({ stopReason: 'stop', retries: [note] });
+    expect(answer && 'retries' in answer && answer.retries![0]).not.toHaveProperty('discardTurn');
+  });
+
   it('before_agent_finalize revisions are capped per run, not per attempt: a retry does not reset the count', async () => {
     let asked = 0;
     const hooks = { before_agent_finalize: () => (asked++, { action: 'revise' as const, reason: 'again' }) };

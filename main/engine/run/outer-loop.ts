@@ -10,7 +10,7 @@
 import type { RetryData } from '../../../preload/contract.js';
 import type { ModelDef, StreamFn, ThinkingLevel } from '../../providers/types.js';
 import type { Tool } from '../../tools/types.js';
-import type { Message, Usage } from '../messages.js';
+import type { Message, RetryNote, Usage } from '../messages.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import type { EngineHooks } from '../attempt/hooks.js';
 import type { HookRunner } from '../attempt/hook-runner.js';
@@ -166,6 +166,14 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
     profileId,
     ...(error !== undefined ? { error } : {}),
   });
+  // Retries announced since the last assistant message written go on the next one (a reload shows their lines).
+  let announced: RetryNote[] = [];
+  const persist = (m: Message): Promise<void> => {
+    if (m.role !== 'assistant' || announced.length === 0) return spec.persist(m);
+    const retries = announced;
+    announced = [];
+    return spec.persist({ ...m, retries });
+  };
   const announce = (failed: Tried, next: Exclude<NextStep, { action: 'give_up' }>, cooldownUntil?: number, discardTurn?: number) => {
     const { profileId: nextProfile, ...rest } = next as NextStep & { profileId?: string | null };
     const nextDto: RetryData['next'] =
@@ -184,6 +192,8 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
       next: nextDto,
     };
     emitter.emit('retry', data);
+    const { discardTurn: _discarded, ...note } = data;
+    announced.push(note);
   };
   // Every key of the model's provider cooling down when the run gives up (two keys or more): the error says which,
   // why and when the first is ready again, not only the last call's error.
@@ -287,7 +297,7 @@ export async function runOuterLoop(spec: LoopSpec, deps: LoopDeps, emitter: RunE
             emitter,
             hooks: deps.hooks,
             now: deps.now,
-            persist: spec.persist,
+            persist,
             headers: spec.headers,
             turnOffset: turns,
             steer: spec.steer,

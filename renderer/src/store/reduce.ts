@@ -236,6 +236,8 @@ export function historyToTurns(entries: HistoryEntry[], idPrefix = 'h'): Turn[] 
     }
     const turn: AssistantTurn = current;
     if (entry.role === 'assistant') {
+      // the retry lines the live run showed before this call (stored on it: a reload reads as the run did)
+      for (const retry of entry.retries ?? []) turn.parts = [...turn.parts, { kind: 'retry', retry }];
       // a failed attempt the run recovered from (a key or model switch, a retry) is not how the turn ended
       if (turn.status === 'error' && entry.stopReason !== 'error' && !entry.errorMessage) {
         turn.status = 'done';
