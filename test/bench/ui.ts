@@ -8,12 +8,14 @@
  * 2. Streams a reply at ~50 deltas/s (the fake Anthropic server, real SDK and engine) while the view follows the
  *    output, then while the reader scrolls through the history; frames are counted with requestAnimationFrame and
  *    long tasks come from the browser's PerformanceObserver (goal ≥ 55 fps, no long task over 50 ms).
- * Prints a table and writes test-results/bench-ui.json.
+ * Prints a table and writes test-results/bench-ui.json. BENCH_PROFILE=1 prints where main-thread time went (by
+ * function, with line:column in the built bundle); BENCH_TRACE=1 records a Chromium performance trace of each
+ * streaming phase and breaks every task over 50 ms into its parts.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { SessionStore } from '../../main/sessions/store.js';
 import type { Message } from '../../main/engine/messages.js';
 import { startFakeAnthropic } from '../fake/index.js';
@@ -62,17 +64,53 @@ async function profiled<T>(page: Page, name: string, body: () => Promise<T>): Pr
   await cdp.send('Profiler.start');
   const out = await body();
   const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
-    profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+    profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[]; samples: number[]; timeDeltas: number[] };
   };
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const byName = new Map<string, number>();
   for (const n of profile.nodes) {
-    const key = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+    const key = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}:${n.callFrame.columnNumber}`;
     byName.set(key, (byName.get(key) ?? 0) + (self.get(n.id) ?? 0));
   }
   console.log(`-- profile: ${name}`);
   for (const [k, us] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  return out;
+}
+
+
+/**
+ * BENCH_TRACE=1: a Chromium performance trace of a phase (written to test-results/bench-ui-<name>.trace.json, opens
+ * in the DevTools Performance panel) and, for each main-thread task over 50 ms, what it was made of — its longest
+ * parts (script by function, style, layout, paint, GC) — so the long task can be found and split.
+ */
+async function traced<T>(browser: Browser, page: Page, name: string, body: () => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_TRACE) return body();
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'];
+  await browser.startTracing(page, { categories });
+  const out = await body();
+  const buf = await browser.stopTracing();
+  mkdirSync(RESULTS, { recursive: true });
+  writeFileSync(join(RESULTS, `bench-ui-${name}.trace.json`), buf);
+  type Ev = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { data?: Record<string, unknown>; name?: string } };
+  const events = (JSON.parse(buf.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.name === 'RunTask' && x.tid === e.tid && (x.dur ?? 0) > 5_000));
+  if (!main) return out;
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
+  const tasks = onMain.filter((e) => e.name === 'RunTask' && e.dur! > 50_000).sort((a, b) => b.dur! - a.dur!);
+  console.log(`-- trace: ${name}: ${tasks.length} main-thread task(s) over 50 ms`);
+  for (const task of tasks.slice(0, 5)) {
+    const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur! <= task.ts + task.dur! && e.name !== 'RunTask');
+    const label = (e: Ev) => {
+      const d = e.args?.data ?? {};
+      const where = d.functionName || d.url ? ` ${String(d.functionName ?? '')} ${String(d.url ?? '').split('/').pop()}:${String(d.lineNumber ?? '')}:${String(d.columnNumber ?? '')}` : '';
+      const type = typeof d.type === 'string' ? ` (${d.type})` : '';
+      return `${e.name}${type}${where}`;
+    };
+    const parts = new Map<string, number>();
+    for (const e of inside) parts.set(label(e), (parts.get(label(e)) ?? 0) + e.dur!);
+    console.log(`  task ${(task.dur! / 1000).toFixed(0)} ms: ${[...parts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} ms`).join(' | ')}`);
+  }
   return out;
 }
 
@@ -188,12 +226,12 @@ async function main(): Promise<void> {
     await page.getByLabel('Message').fill('Stream something long');
     await page.getByLabel('Message').press('Enter');
     await page.getByText('Streaming text arrives').first().waitFor();
-    const following = await profiled(page, 'following', () => sample(page, STREAM_SECONDS / 2));
+    const following = await traced(browser, page, 'following', () => profiled(page, 'following', () => sample(page, STREAM_SECONDS / 2)));
     await page.mouse.move(550, 400);
-    const scrolling = await profiled(page, 'scrolling', () => sample(page, STREAM_SECONDS / 2, async () => {
+    const scrolling = await traced(browser, page, 'scrolling', () => profiled(page, 'scrolling', () => sample(page, STREAM_SECONDS / 2, async () => {
       await page.mouse.wheel(0, -600);
       await page.waitForTimeout(50);
-    }));
+    })));
     const result = { loadavg: loadavg(), marks, messages: MESSAGES, deltasPerSecond: DELTAS_PER_SECOND, streamedDeltas: chunks, openMs, opens, firstMessageMs, firstMs, findMs, idle, following, scrolling };
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, 'bench-ui.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -1,7 +1,7 @@
 /**
  * Layout checks of issue 18 item 7, run in the page: the page itself never scrolls (the message list, settings and
  * lists scroll inside it), no visible button label wraps onto a second line or is cut off, no alert's text is cut
- * off, nothing in the top bar runs past the window's edge, and the composer (box and Send) is fully on screen when
+ * off, nothing in the top bar runs past the window's edge, no table runs out of its box, and the composer (box and Send) is fully on screen when
  * the chat is shown.
  */
 import type { Page } from 'playwright-core';
@@ -55,6 +55,14 @@ const SCRIPT = String.raw`(() => {
       const name = el.getAttribute('aria-label') || (typeof el.className === 'string' && el.className) || el.tagName;
       if (r.right > innerWidth + 0.5 || r.left < -0.5) out.clipped.push('top bar: ' + name + ' at ' + Math.round(r.left) + '–' + Math.round(r.right) + ' of ' + innerWidth);
     }
+  }
+  // a table wider than the box it is in runs over what stands beside it (unless the box scrolls)
+  for (const table of document.querySelectorAll('table')) {
+    if (!visible(table) || !table.parentElement) continue;
+    const box = table.parentElement;
+    const st = getComputedStyle(box);
+    if (st.overflowX === 'auto' || st.overflowX === 'scroll') continue;
+    if (table.getBoundingClientRect().right > box.getBoundingClientRect().right + 1) out.clipped.push('table wider than its box: ' + (table.getAttribute('data-testid') || (table.textContent || '').trim().slice(0, 30)));
   }
   const box = document.querySelector('textarea[aria-label="Message"]');
   const send = [...document.querySelectorAll('.composer button')].find((b) => b.textContent.trim() === 'Send');

@@ -1,3 +1,4 @@
+import { busy } from '../store/branch-actions.js';
 import { useChat } from '../store/chat-store.js';
 import type { AssistantTurn, UserTurn } from '../store/types.js';
 import { checkpointFor, openRestore, useCheckpoints, userTurnBefore } from './checkpoint-store.js';
@@ -6,7 +7,7 @@ import './checkpoints.css';
 /** "Restore…" under a user message whose turn changed files (a checkpoint was taken before the first change). */
 export function RestoreAction({ turn }: { turn: UserTurn }) {
   const checkpoint = useCheckpoints((s) => checkpointFor(turn, s.list));
-  const running = useChat((s) => s.turns.some((t) => t.kind === 'assistant' && (t.status === 'running' || t.status === 'queued')));
+  const running = useChat((s) => busy(s.turns));
   if (!checkpoint) return null;
   return (
     <div className="restore-row">

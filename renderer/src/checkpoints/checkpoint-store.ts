@@ -75,9 +75,21 @@ export function checkpointFor(turn: Pick<UserTurn, 'runId' | 'ts' | 'text'>, lis
   );
 }
 
+const positions = new WeakMap<readonly Turn[], Map<string, number>>();
+
+/** Where each turn stands, worked out once per turns array (each message on screen asks on every streamed frame). */
+function positionOf(turns: readonly Turn[], turnId: string): number {
+  let map = positions.get(turns);
+  if (!map) {
+    map = new Map(turns.map((t, i) => [t.id, i]));
+    positions.set(turns, map);
+  }
+  return map.get(turnId) ?? -1;
+}
+
 /** The user message an assistant turn answers (the nearest user turn before it). */
 export function userTurnBefore(turns: readonly Turn[], turnId: string): UserTurn | undefined {
-  const at = turns.findIndex((t) => t.id === turnId);
+  const at = positionOf(turns, turnId);
   for (let i = at - 1; i >= 0; i--) if (turns[i]!.kind === 'user') return turns[i] as UserTurn;
   return undefined;
 }

@@ -10,8 +10,21 @@ import type { Turn, UserTurn } from './types.js';
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** A reply is running or waiting: the conversation cannot move under it. */
-export const busy = (turns: Turn[]): boolean => turns.some((t) => t.kind === 'assistant' && (t.status === 'running' || t.status === 'queued'));
+const busyOf = new WeakMap<readonly Turn[], boolean>();
+
+/**
+ * A reply is running or waiting: the conversation cannot move under it. Every message on screen asks on every
+ * streamed frame; the answer is worked out once per turns array (a long chat has tens of thousands of turns, and
+ * the walk per message per frame was the long task while a reply streamed — issue 18 item 18).
+ */
+export const busy = (turns: readonly Turn[]): boolean => {
+  let b = busyOf.get(turns);
+  if (b === undefined) {
+    b = turns.some((t) => t.kind === 'assistant' && (t.status === 'running' || t.status === 'queued'));
+    busyOf.set(turns, b);
+  }
+  return b;
+};
 
 /** The person's message before `turnId` (the turn itself when it is one). */
 export function userTurnAt(turns: Turn[], turnId: string): UserTurn | undefined {
