@@ -20,7 +20,6 @@ const NL = 0x0a;
 const MESSAGE_LINE = Buffer.from('{"type":"message"');
 const FIRST_CHUNK = 64 * 1024;
 const COUNT_CHUNK = 4 * 1024 * 1024;
-const HEAD_PIECE = 256 * 1024;
 
 export interface TranscriptTail {
   /** The file's last messages (every message when `fromStart`). */
@@ -102,19 +101,27 @@ async function countMessageLines(fh: FileHandle, end: number, chunkBytes = COUNT
 
 /**
  * Reads the end of a transcript until `enough(messages)` holds for the messages read (or the whole file is read).
- * A missing file is an empty transcript.
+ * With `end` (a message's start from `messageStarts`), the file is read as if it ended there: the part of a long
+ * chat before what is shown, a piece at a time. A missing file is an empty transcript; an `end` that is not the
+ * start of a line in it is refused (RangeError).
  */
 export async function loadTranscriptTail(
   file: string,
   enough: (messages: readonly Message[]) => boolean,
-  opts: { chunkBytes?: number; countChunkBytes?: number } = {},
+  opts: { chunkBytes?: number; countChunkBytes?: number; end?: number } = {},
 ): Promise<TranscriptTail> {
   const fh = await openOrNull(file);
-  if (!fh) return { messages: [], compactions: [], messageStarts: [], messagesBefore: 0, fromStart: true };
+  if (!fh) {
+    if (!opts.end) return { messages: [], compactions: [], messageStarts: [], messagesBefore: 0, fromStart: true };
+    throw new RangeError(`${file} is gone: no earlier part to read`);
+  }
   try {
     const { size } = await fh.stat();
     await checkHeader(fh, size, file);
-    let start = size;
+    const end = opts.end ?? size;
+    if (end > size) throw new RangeError(`${file} is shorter than ${end} bytes`);
+    if (opts.end !== undefined && end > 0 && (await readAt(fh, end - 1, 1))[0] !== NL) throw new RangeError(`byte ${end} of ${file} is not the start of a line`);
+    let start = end;
     let buf = Buffer.alloc(0);
     let chunk = opts.chunkBytes ?? FIRST_CHUNK;
     for (;;) {
@@ -137,41 +144,6 @@ export async function loadTranscriptTail(
         };
       }
     }
-  } finally {
-    await fh.close();
-  }
-}
-
-/**
- * Every message before byte `end` (a message's start from `TranscriptTail.messageStarts`) and the compaction
- * records among them — the first messages of a full load, exactly. Throws when `end` is not the start of a line.
- */
-export async function loadTranscriptHead(file: string, end: number, pieceBytes = HEAD_PIECE): Promise<{ messages: Message[]; compactions: CompactionMark[] }> {
-  const fh = await openOrNull(file);
-  if (!fh) {
-    if (end === 0) return { messages: [], compactions: [] };
-    throw new RangeError(`${file} is gone: no earlier part to read`);
-  }
-  try {
-    const { size } = await fh.stat();
-    if (end > size) throw new RangeError(`${file} is shorter than ${end} bytes`);
-    const buf = await readAt(fh, 0, end);
-    if (end > 0 && buf[end - 1] !== NL) throw new RangeError(`byte ${end} of ${file} is not the start of a line`);
-    // Parsed a piece at a time (whole lines each), giving way between pieces: a long chat's earlier part never
-    // holds up the gateway's other work for long.
-    const messages: Message[] = [];
-    const compactions: CompactionMark[] = [];
-    for (let from = 0; from < end; ) {
-      const nl = buf.indexOf(NL, Math.min(end - 1, from + pieceBytes));
-      const to = nl === -1 ? end : nl + 1;
-      const part = parseTranscript(buf.subarray(from, to));
-      if (from === 0 && part.futureVersion !== undefined) throw new TranscriptVersionError(file, part.futureVersion);
-      for (const c of part.compactions) compactions.push({ ...c, atMessage: c.atMessage + messages.length });
-      for (const m of part.messages) messages.push(m);
-      from = to;
-      if (from < end) await new Promise((resolve) => setImmediate(resolve));
-    }
-    return { messages, compactions };
   } finally {
     await fh.close();
   }

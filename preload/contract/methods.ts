@@ -22,7 +22,7 @@ export interface Methods {
   'sessions.history': [{ sessionKey: string }, HistoryEntry[]];
   /** E10: compacts the session now (a run: compaction events, then agent.wait / agent.result as for `agent`). */
   'sessions.compact': [{ sessionKey: string }, AgentAccepted];
-  /** `before`: the earlier part of a long chat only — every message before an `earlier` point (no `active`). */
+  /** `before`: the earlier part of a long chat, a piece at a time — the latest `limit` messages before an `earlier` point (no `active`). */
   'sessions.open': [{ sessionKey: string; limit?: number; before?: { sessionId: string; offset: number } }, SessionOpened];
   'sessions.create': [{ model?: string; thinking?: ThinkingLevel }, SessionSummary];
   'sessions.update': [

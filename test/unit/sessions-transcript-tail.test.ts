@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../main/engine/messages.js';
 import { toHistory } from '../../main/gateway/history.js';
-import { openEarlier, openLatest, shownPart } from '../../main/gateway/methods/session-open.js';
+import { openLatest, shownPart } from '../../main/gateway/methods/session-open.js';
 import { compactionLine, headerLine, loadTranscript, messageLine, toolResultsLine, TranscriptVersionError } from '../../main/sessions/transcript.js';
-import { loadTranscriptHead, loadTranscriptTail } from '../../main/sessions/transcript-tail.js';
+import { loadTranscriptTail } from '../../main/sessions/transcript-tail.js';
 
 let tmp: string;
 beforeAll(async () => {
@@ -111,6 +111,8 @@ async function fullRead(file: string, snapshot: { message: string; acceptedAt: n
   return { history: toHistory(part.messages, part.marks), omitted: part.first, all: toHistory(all.messages, all.marks) };
 }
 
+const messagesIn = (h: { role: string }[]) => h.filter((e) => e.role !== 'compaction').length;
+
 const SHAPES: [string, Shape][] = [
   ['plain turns', { header: 'plain', turns: 30, compactions: false, shortenings: false, unknown: false, blank: false, damaged: false, ending: 'whole' }],
   ['compaction and tool_results records', { header: 'plain', turns: 40, compactions: true, shortenings: true, unknown: false, blank: false, damaged: false, ending: 'whole' }],
@@ -147,9 +149,15 @@ describe('reading a transcript from its end gives what a full read gives', () =>
             // a damaged line that starts like a message is counted without being read (session-open.ts says so)
             if (!shape.damaged) expect(got.omitted, where).toBe(want.omitted);
             expect(got.earlier !== undefined, where).toBe(got.omitted > 0);
-            // the earlier part, from the point the open named, meets the part shown exactly
-            const earlier = got.earlier ? await openEarlier(file, got.earlier.offset, undefined, chunkBytes === 16 ? { pieceBytes: 1, slice: 3 } : { pieceBytes: 300, slice: 7 }) : [];
-            expect([...earlier, ...got.history], where).toEqual(want.all);
+            // the earlier part, piece by piece from the point each answer names, meets the part shown exactly
+            let shown = got.history;
+            for (let point = got.earlier, piece = limit === 1 ? 3 : limit; point; ) {
+              const part = await openLatest(file, 'sid', null, piece, undefined, { chunkBytes, end: point.offset });
+              shown = [...part.history, ...shown];
+              if (!shape.damaged) expect(part.omitted, where).toBe(messagesIn(want.all) - messagesIn(shown));
+              point = part.earlier;
+            }
+            expect(shown, where).toEqual(want.all);
           }
         }
       }
@@ -178,9 +186,10 @@ describe('reading a transcript from its end gives what a full read gives', () =>
 
   it('a missing file is empty; a point that is not a line start is refused', async () => {
     expect(await loadTranscriptTail(join(tmp, 'nope.jsonl'), () => true)).toMatchObject({ messages: [], messagesBefore: 0, fromStart: true });
+    await expect(loadTranscriptTail(join(tmp, 'nope.jsonl'), () => true, { end: 10 })).rejects.toThrow(/gone/);
     const file = join(tmp, 'short.jsonl');
     await writeFile(file, transcript(3, SHAPES[0]![1]).text);
-    await expect(loadTranscriptHead(file, 5)).rejects.toThrow(/not the start of a line/);
-    await expect(loadTranscriptHead(file, 10_000_000)).rejects.toThrow(/shorter/);
+    await expect(loadTranscriptTail(file, () => true, { end: 5 })).rejects.toThrow(/not the start of a line/);
+    await expect(loadTranscriptTail(file, () => true, { end: 10_000_000 })).rejects.toThrow(/shorter/);
   });
 });

@@ -2,16 +2,15 @@
  * `sessions.open` of a long chat (issue 18 item 18): with a `limit`, only the end of the transcript is read
  * (transcript-tail.ts) — enough messages for the latest `limit` before the active run, plus one, so a compaction
  * divider right before the first one shown is seen too. The answer names where the part shown starts in the file
- * (`earlier`); the window loads everything before that point right after (`before`), so the two parts meet
- * exactly even if the count of the earlier messages (read without parsing them) is off for a damaged line.
+ * (`earlier`); the window then loads the part before that point the same way, a piece at a time (`before`: the
+ * file read as if it ended there), so the parts meet exactly — even if the count of the earlier messages (read
+ * without parsing them) is off for a damaged line — and no piece is a long task for the gateway or the window.
  */
 import type { ActiveRunSnapshot, HistoryEntry } from '../../../preload/contract.js';
 import type { Message } from '../../engine/messages.js';
 import type { CompactionMark } from '../../sessions/transcript.js';
-import { loadTranscriptHead, loadTranscriptTail } from '../../sessions/transcript-tail.js';
+import { loadTranscriptTail } from '../../sessions/transcript-tail.js';
 import { toHistory, type PriceOf } from '../history.js';
-
-const HISTORY_SLICE = 2000;
 
 export interface OpenedPart {
   history: HistoryEntry[];
@@ -44,24 +43,29 @@ export function shownPart(
   t: { messages: readonly Message[]; compactions: readonly CompactionMark[] },
   snapshot: Pick<ActiveRunSnapshot, 'message' | 'acceptedAt'> | null,
   limit: number | undefined,
+  /** The messages end where a later part begins: a divider at the very end opens that part, not this one. */
+  laterPart = false,
 ): { messages: Message[]; marks: CompactionMark[]; first: number } {
   const at = activeRunIndex(t.messages, snapshot);
   const before = at === -1 ? [...t.messages] : t.messages.slice(0, at);
   const shown = latestEntries(before, limit);
   const marks = t.compactions
-    .filter((c) => c.atMessage >= shown.omitted && c.atMessage <= before.length)
+    .filter((c) => c.atMessage >= shown.omitted && (laterPart ? c.atMessage < before.length : c.atMessage <= before.length))
     .map((c) => ({ ...c, atMessage: c.atMessage - shown.omitted }));
   return { messages: shown.entries, marks, first: shown.omitted };
 }
 
-/** The latest `limit` messages before the active run, reading only as much of the end of `file` as they need. */
+/**
+ * The latest `limit` messages before the active run, reading only as much of the end of `file` as they need; with
+ * `end`, the latest `limit` before that point (the part of the chat before what is shown; no run there).
+ */
 export async function openLatest(
   file: string,
   sessionId: string,
   snapshot: ActiveRunSnapshot | null,
   limit: number,
   priceOf?: PriceOf,
-  opts: { chunkBytes?: number; countChunkBytes?: number } = {},
+  opts: { chunkBytes?: number; countChunkBytes?: number; end?: number } = {},
 ): Promise<OpenedPart> {
   const tail = await loadTranscriptTail(
     file,
@@ -71,32 +75,11 @@ export async function openLatest(
     },
     opts,
   );
-  const part = shownPart(tail, snapshot, limit);
+  const part = shownPart(tail, snapshot, limit, opts.end !== undefined);
   const omitted = tail.messagesBefore + part.first;
   return {
     history: toHistory(part.messages, part.marks, priceOf),
     omitted,
     ...(omitted > 0 ? { earlier: { sessionId, offset: tail.messageStarts[part.first]! } } : {}),
   };
-}
-
-/** Everything before `offset` (an `earlier` answer of `openLatest`): the messages and the compaction marks among them. */
-export async function openEarlier(
-  file: string,
-  offset: number,
-  priceOf?: PriceOf,
-  opts: { pieceBytes?: number; slice?: number } = {},
-): Promise<HistoryEntry[]> {
-  const part = await loadTranscriptHead(file, offset, opts.pieceBytes);
-  const slice = opts.slice ?? HISTORY_SLICE;
-  // a divider right after the last earlier message belongs to the part shown (it opens it); converted a slice at a
-  // time, giving way between slices (20 000 messages take tens of ms)
-  const history: HistoryEntry[] = [];
-  for (let from = 0; from < part.messages.length; from += slice) {
-    const to = Math.min(part.messages.length, from + slice);
-    const marks = part.compactions.filter((c) => c.atMessage >= from && c.atMessage < to).map((c) => ({ ...c, atMessage: c.atMessage - from }));
-    for (const entry of toHistory(part.messages.slice(from, to), marks, priceOf)) history.push(entry);
-    if (to < part.messages.length) await new Promise((resolve) => setImmediate(resolve));
-  }
-  return history;
 }

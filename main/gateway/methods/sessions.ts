@@ -23,9 +23,11 @@ import { modelRef, validatedMethods, sessionKey, thinking } from '../params.js';
 import { GatewayError } from '../types.js';
 import type { ActiveRuns } from './active-runs.js';
 import { exportSession } from './session-export.js';
-import { openEarlier, openLatest, shownPart } from './session-open.js';
+import { openLatest, shownPart } from './session-open.js';
 
 export const UNDO_WINDOW_MS = 30_000;
+/** Messages in each piece of a long chat's earlier part (`before` without a `limit`). */
+const EARLIER_PIECE = 2000;
 const DELETED_EXT = '.jsonl.deleted';
 
 const schemas = lazy(() => ({
@@ -33,7 +35,7 @@ const schemas = lazy(() => ({
   'sessions.history': z.object({ sessionKey }).strict(),
   /** E10: a `/compact` run in the session's lane (its events and result as for any run). */
   'sessions.compact': z.object({ sessionKey }).strict(),
-  /** `before`: only the earlier part — every message before the point a `limit` open named (`earlier`), loaded after it opened. */
+  /** `before`: the part before the point an open named (`earlier`) — its latest `limit` messages, and where they start. */
   'sessions.open': z
     .object({
       sessionKey,
@@ -166,7 +168,13 @@ export function createSessionMethods(deps: SessionMethodDeps) {
       if (p.before !== undefined) {
         // the earlier part of a long chat (never the run), from the point its open named
         if (p.before.sessionId !== entry.sessionId) throw new GatewayError('bad_request', 'This chat changed since it was opened: open it again to see its earlier messages.');
-        return { session: toSummary(entry), history: await openEarlier(file, p.before.offset, deps.priceOf), omitted: 0, active: null };
+        try {
+          const part = await openLatest(file, entry.sessionId, null, p.limit ?? EARLIER_PIECE, deps.priceOf, { end: p.before.offset });
+          return { session: toSummary(entry), ...part, active: null };
+        } catch (err) {
+          if (err instanceof RangeError) throw new GatewayError('bad_request', 'This chat changed since it was opened: open it again to see its earlier messages.');
+          throw err;
+        }
       }
       if (p.limit !== undefined) return { session: toSummary(entry), ...(await openLatest(file, entry.sessionId, snapshot, p.limit, deps.priceOf)), active: snapshot };
       const part = shownPart(await store.loadTranscript(entry.sessionId), snapshot, undefined);

@@ -164,22 +164,28 @@ let earlierLoading: { token: number; done: Promise<void> } | undefined;
 /** Where the open chat's shown part starts in its transcript (the open's `earlier`), until the earlier part is in. */
 let earlierPoint: { token: number; before: { sessionId: string; offset: number } } | undefined;
 
+/** Messages in each piece of the earlier part (each piece is a short task for the gateway and for the window). */
+export const EARLIER_PIECE = 2000;
+
 /**
  * The earlier part of a long chat (issue 18 item 18): every message before those it opened with, put above them
- * in one go — so scrolling up, Ctrl+Home and find reach the first message.
+ * piece by piece, latest first — so scrolling up, Ctrl+Home and find reach the first message, and no piece holds
+ * the window (or the gateway) for long.
  */
 function loadEarlier(sessionKey: string, token: number): Promise<void> {
   if (earlierLoading?.token === token) return earlierLoading.done;
   const done = (async () => {
-    const point = earlierPoint?.token === token ? earlierPoint.before : undefined;
-    if (!point || useSessions.getState().omitted === 0) return;
     try {
-      const earlier = await api().request('sessions.open', { sessionKey, before: point });
-      if (token !== openToken || useChat.getState().sessionKey !== sessionKey) return;
-      const older = historyToTurns(earlier.history, 'e');
-      useChat.setState((s) => ({ turns: [...older, ...s.turns], firstItemIndex: (s.firstItemIndex ?? FIRST_INDEX) - older.length }));
-      useSessions.setState({ omitted: 0 });
-      earlierPoint = undefined;
+      for (let piece = 0; ; piece++) {
+        const point = earlierPoint?.token === token ? earlierPoint.before : undefined;
+        if (!point || useSessions.getState().omitted === 0) return;
+        const earlier = await api().request('sessions.open', { sessionKey, before: point, limit: EARLIER_PIECE });
+        if (token !== openToken || useChat.getState().sessionKey !== sessionKey) return;
+        const older = historyToTurns(earlier.history, `e${piece}-`);
+        useChat.setState((s) => ({ turns: [...older, ...s.turns], firstItemIndex: (s.firstItemIndex ?? FIRST_INDEX) - older.length }));
+        earlierPoint = earlier.omitted > 0 && earlier.earlier ? { token, before: earlier.earlier } : undefined;
+        useSessions.setState({ omitted: earlierPoint ? earlier.omitted : 0 });
+      }
     } catch (err) {
       if (token === openToken) setNotice(`Could not load the earlier messages: ${message(err)}`);
     }
