@@ -6,16 +6,16 @@
  * (`tmp-<id>.pack`, never listed by a reader), and encodes and compresses the tree. It needs no store lock: it only
  * reads committed files, and what it writes is temporary.
  *
- * `CheckpointStore.commitPrepared` (store.ts, under the lock) makes it visible in a few file operations: only if the
+ * `commitPrepared` (called by store.ts under the lock) makes it visible in a few file operations: only if the
  * pointer still names the tree it was prepared against (else it is thrown away and the capture is redone under the
  * lock). That check is what keeps the stat cache honest: the pointer's tree is a root of garbage collection, so every
  * content a cache hit relies on is still in the store, and the delta's base still exists.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { captureTree, type CaptureStats } from './capture.js';
 import { keyHash } from './layout.js';
-import { PackWriter, type ObjectIndex } from './objects.js';
+import { commitPack, PackWriter, type ObjectIndex } from './objects.js';
 import type { ScanLimits } from './scan.js';
 import { gzipTree, type TreeFiles } from './tree-files.js';
 import { fileCount, type Tree } from './tree.js';
@@ -119,4 +119,30 @@ export async function prepareCapture(
     writer.abort();
     throw err;
   }
+}
+
+/** A prepared capture that can no longer be committed (store.ts captures again). */
+export class StalePreparedError extends Error {
+  override name = 'StalePreparedError';
+}
+
+/**
+ * Makes a prepared capture visible (the caller holds the store lock): its pack, its tree file, then the pointer.
+ * Refused with a StalePreparedError when the pointer moved since it was prepared (another snapshot of the folder came
+ * between: its stat cache or delta base may be gone) — the caller throws it away and captures again.
+ */
+export function commitPrepared(p: Prepared, ctx: { dir: string; index: ObjectIndex; treeFiles: TreeFiles }): { id: string; tree?: Tree } {
+  const pointer = readPointer(ctx.dir, p.root);
+  if (pointer?.tree !== p.previous) throw new StalePreparedError('the workspace was checkpointed since this capture was prepared');
+  if (p.pack) {
+    const written = new Map(p.pack.rows.map(([h, offset, length]) => [h, { pack: p.pack!.id, offset, length }]));
+    commitPack(path.join(ctx.dir, 'packs'), p.pack.id, written);
+    ctx.index.addPack(p.pack.id, written);
+  }
+  ctx.treeFiles.write(p.treeId, p.treeGz);
+  if (p.tree) ctx.treeFiles.keep(p.treeId, p.tree, p.treeBase);
+  const file = pointerFile(ctx.dir, p.root);
+  writeFileSync(`${file}.tmp`, JSON.stringify({ root: p.root, tree: p.treeId, entries: p.entries }), { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+  return { id: p.treeId, ...(p.tree ? { tree: p.tree } : {}) };
 }

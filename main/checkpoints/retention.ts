@@ -1,10 +1,17 @@
 /**
- * X2 retention: which records of a session's log are kept (pure, table-tested), and garbage collection of trees and
- * packs nothing references any more (mark and sweep under the store lock; a pack that is mostly dead is repacked).
+ * X2 retention: which records of a session's log are kept (pure, table-tested), the logs of sessions that are gone,
+ * and garbage collection of trees and packs nothing references any more (mark and sweep under the store lock; a pack
+ * that is mostly dead is repacked).
  */
-import type { CheckpointRecord, LogRecord, RestoreRecord } from './log.js';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { safeReaddir, sweepStaleTemporaries } from './layout.js';
+import { logSessionKey, readLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
 import { ObjectReader, type ObjectIndex } from './objects.js';
 import type { CheckpointStore } from './store.js';
+
+/** A temporary pack this old is left over from a killed process (a live one is written within a turn's start). */
+const STALE_TEMPORARY_MS = 3600_000;
 
 /** Restores kept per session (each keeps the checkpoint of the state it replaced, for undo). */
 export const KEEP_RESTORES = 20;
@@ -107,4 +114,40 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
     }
   }
   return { trees, packs, repacked };
+}
+
+/**
+ * Collects what no session log and no workspace pointer references (the caller holds the store lock), and temporary
+ * packs a killed process left.
+ */
+export async function collectStore(store: CheckpointStore, index: ObjectIndex): Promise<void> {
+  const logs = safeReaddir(store.sessionsDir).filter((n) => n.endsWith('.jsonl')).map((n) => readLog(path.join(store.sessionsDir, n)));
+  const pointers = safeReaddir(store.workspacesDir)
+    .filter((n) => n.endsWith('.json'))
+    .flatMap((n) => {
+      try {
+        return [(JSON.parse(readFileSync(path.join(store.workspacesDir, n), 'utf8')) as { tree: string }).tree];
+      } catch {
+        return [];
+      }
+    });
+  index.refresh();
+  await collectGarbage({ store, index, logs, pointers });
+  sweepStaleTemporaries(store.packsDir, Date.now(), STALE_TEMPORARY_MS);
+}
+
+/** The session logs in `sessionsDir` of sessions that no longer exist (`isLive` false), last written over `minAgeMs` ago. */
+export async function staleSessionLogs(sessionsDir: string, o: { now: number; minAgeMs: number; isLive: (sessionKey: string) => Promise<boolean> }): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of safeReaddir(sessionsDir).filter((n) => n.endsWith('.jsonl'))) {
+    const file = path.join(sessionsDir, name);
+    try {
+      if (statSync(file).mtimeMs > o.now - o.minAgeMs) continue;
+    } catch {
+      continue;
+    }
+    const key = logSessionKey(file);
+    if (key !== undefined && !(await o.isLive(key))) out.push(file);
+  }
+  return out;
 }

@@ -20,30 +20,24 @@
  * that process says which (`notices`).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { acquireFileLock } from '../sessions/file-lock.js';
 import { KeyedMutex } from '../sessions/write-lock.js';
 import { applyTree, type ApplyReport } from './apply.js';
 import { captureTree, type CaptureStats } from './capture.js';
-import { appendLog, logSessionKey, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
-import { abortPack, commitPack, CorruptObjectError, ObjectIndex, ObjectReader, PackWriter } from './objects.js';
-import { pointerFile, prepareCapture, readPointer, type PrepareInput, type Prepared } from './prepare.js';
+import { appendLog, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
+import { abortPack, CorruptObjectError, ObjectIndex, ObjectReader, PackWriter } from './objects.js';
+import { commitPrepared, prepareCapture, readPointer, type PrepareInput, type Prepared } from './prepare.js';
+import { recoverInterrupted } from './recovery.js';
 import { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions } from './store-types.js';
-import { clearJournal, diskUsage, keyHash, readJournal, safeReaddir, sweepStaleTemporaries, sweepTemporaries, writeJournal } from './layout.js';
+import { clearJournal, diskUsage, keyHash, safeReaddir, writeJournal } from './layout.js';
 import { diffTrees, summarizeChanges, type Tree, type TreeChange } from './tree.js';
 import { TreeFiles } from './tree-files.js';
-import { collectGarbage, pruneRecords } from './retention.js';
+import { collectStore, pruneRecords, staleSessionLogs } from './retention.js';
 
 export { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions, type SwitchConversation } from './store-types.js';
-
-/** A temporary pack this old is left over from a killed process (a live one is written within a turn's start). */
-const STALE_TEMPORARY_MS = 3600_000;
-
-/** A prepared capture that can no longer be committed (store.ts captures again). */
-export class StalePreparedError extends Error {
-  override name = 'StalePreparedError';
-}
+export { StalePreparedError } from './prepare.js';
 
 export class CheckpointStore {
   readonly packsDir: string;
@@ -104,34 +98,18 @@ export class CheckpointStore {
     (this.opts.onNotice ?? ((l: string) => process.stderr.write(`agentdesk: ${l}\n`)))(line);
   }
 
-  /** Finishes an operation a killed process left behind (called under the lock). */
-  private async recover(): Promise<void> {
-    const j = readJournal(this.journalFile);
-    if (!j) return;
-    sweepTemporaries(this.packsDir, [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir]);
-    if (j.op === 'snapshot') {
-      clearJournal(this.journalFile);
-      this.notice(
-        `A checkpoint of session "${j.sessionKey}" was interrupted; ${j.root} was not changed by it (it is as before) and the partial checkpoint was discarded.`,
-      );
-      return;
-    }
-    if (j.tree) {
-      const tree = this.loadTree(j.tree);
-      // A journal never moves a tree to another folder (a damaged or crafted one is dropped, the folder untouched).
-      if (tree.root !== j.root) {
-        clearJournal(this.journalFile);
-        this.notice(`An interrupted restore of session "${j.sessionKey}" named a checkpoint of another folder; it was dropped and ${j.root} was not changed.`);
-        return;
-      }
-      await this.applyLocked(j.root, tree);
-    }
-    if (j.record.conversation) await this.opts.switchConversation?.(j.sessionKey, j.record.conversation.to);
-    if (!readLog(this.logFile(j.sessionKey)).some((r) => r.id === j.record.id)) appendLog(this.logFile(j.sessionKey), [j.record]);
-    clearJournal(this.journalFile);
-    this.notice(
-      `An interrupted restore of session "${j.sessionKey}" was completed: ${j.root} is now as it was at checkpoint ${j.record.target} (after the restore).`,
-    );
+  /** Finishes an operation a killed process left behind (called under the lock; recovery.ts). */
+  private recover(): Promise<void> {
+    return recoverInterrupted({
+      journalFile: this.journalFile,
+      packsDir: this.packsDir,
+      dirs: [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir],
+      loadTree: (id) => this.loadTree(id),
+      apply: (root, tree) => this.applyLocked(root, tree),
+      ...(this.opts.switchConversation ? { switchConversation: this.opts.switchConversation } : {}),
+      logFile: (key) => this.logFile(key),
+      notice: (line) => this.notice(line),
+    });
   }
 
   loadTree(id: string): Tree {
@@ -169,26 +147,11 @@ export class CheckpointStore {
     return { dir: this.dir, root, limits: this.settings, exclude: [this.dir, ...(this.opts.exclude ?? [])], ...(this.opts.racyMs !== undefined ? { racyMs: this.opts.racyMs } : {}) };
   }
 
-  /**
-   * Makes a prepared capture visible (under the lock): its pack, its tree file, then the pointer. Refused with a
-   * StalePreparedError when the pointer moved since it was prepared (another snapshot of the folder came between:
-   * its stat cache or delta base may be gone) — the caller throws it away and captures again.
-   */
+  /** Makes a prepared capture visible (under the lock; prepare.ts): a StalePreparedError when it came too late. */
   private commitLocked(p: Prepared): { id: string; tree?: Tree } {
-    const pointer = readPointer(this.dir, p.root);
-    if (pointer?.tree !== p.previous) throw new StalePreparedError('the workspace was checkpointed since this capture was prepared');
-    if (p.pack) {
-      const written = new Map(p.pack.rows.map(([h, offset, length]) => [h, { pack: p.pack!.id, offset, length }]));
-      commitPack(this.packsDir, p.pack.id, written);
-      this.index.addPack(p.pack.id, written);
-    }
-    this.treeFiles.write(p.treeId, p.treeGz);
-    if (p.tree) this.treeFiles.keep(p.treeId, p.tree, p.treeBase);
+    const committed = commitPrepared(p, { dir: this.dir, index: this.index, treeFiles: this.treeFiles });
     this.lastCapture = p.stats;
-    const file = pointerFile(this.dir, p.root);
-    writeFileSync(`${file}.tmp`, JSON.stringify({ root: p.root, tree: p.treeId, entries: p.entries }), { mode: 0o600 });
-    renameSync(`${file}.tmp`, file);
-    return { id: p.treeId, ...(p.tree ? { tree: p.tree } : {}) };
+    return committed;
   }
 
   /** Throws away a prepared capture that will not be committed (its temporary pack). */
@@ -364,20 +327,8 @@ export class CheckpointStore {
     await this.gcLocked();
   }
 
-  private async gcLocked(): Promise<void> {
-    const logs = safeReaddir(this.sessionsDir).filter((n) => n.endsWith('.jsonl')).map((n) => readLog(path.join(this.sessionsDir, n)));
-    const pointers = safeReaddir(this.workspacesDir)
-      .filter((n) => n.endsWith('.json'))
-      .flatMap((n) => {
-        try {
-          return [(JSON.parse(readFileSync(path.join(this.workspacesDir, n), 'utf8')) as { tree: string }).tree];
-        } catch {
-          return [];
-        }
-      });
-    this.index.refresh();
-    await collectGarbage({ store: this, index: this.index, logs, pointers });
-    sweepStaleTemporaries(this.packsDir, Date.now(), STALE_TEMPORARY_MS);
+  private gcLocked(): Promise<void> {
+    return collectStore(this, this.index);
   }
 
   /**
@@ -386,20 +337,7 @@ export class CheckpointStore {
    * Looks without the lock first, so the usual case (nothing to remove) costs a directory listing.
    */
   async sweepSessions(isLive: (sessionKey: string) => Promise<boolean>, minAgeMs = 60_000): Promise<number> {
-    const stale = async () => {
-      const out: string[] = [];
-      for (const name of safeReaddir(this.sessionsDir).filter((n) => n.endsWith('.jsonl'))) {
-        const file = path.join(this.sessionsDir, name);
-        try {
-          if (statSync(file).mtimeMs > this.now() - minAgeMs) continue;
-        } catch {
-          continue;
-        }
-        const key = logSessionKey(file);
-        if (key !== undefined && !(await isLive(key))) out.push(file);
-      }
-      return out;
-    };
+    const stale = () => staleSessionLogs(this.sessionsDir, { now: this.now(), minAgeMs, isLive });
     if ((await stale()).length === 0) return 0;
     return this.locked(async () => {
       const files = await stale();

@@ -1,0 +1,48 @@
+/**
+ * X2 crash recovery: finishes the operation a killed process left in the checkpoint store's journal (called by
+ * store.ts under the store lock, before any other operation). A snapshot never changed the folder: its journal is
+ * dropped ("before"). A restore is rolled forward — the folder is made to match its checkpoint, the conversation
+ * switched, the restore recorded ("after"). Either way the process that finds it says so (`notice`).
+ */
+import { appendLog, readLog } from './log.js';
+import { clearJournal, readJournal, sweepTemporaries } from './layout.js';
+import type { SwitchConversation } from './store-types.js';
+import type { Tree } from './tree.js';
+
+export interface RecoveryDeps {
+  journalFile: string;
+  packsDir: string;
+  /** Folders that may hold temporary files of the killed process. */
+  dirs: readonly string[];
+  loadTree(id: string): Tree;
+  /** Makes `root` match `tree` (under the lock). */
+  apply(root: string, tree: Tree): Promise<unknown>;
+  switchConversation?: SwitchConversation;
+  logFile(sessionKey: string): string;
+  notice(line: string): void;
+}
+
+export async function recoverInterrupted(d: RecoveryDeps): Promise<void> {
+  const j = readJournal(d.journalFile);
+  if (!j) return;
+  sweepTemporaries(d.packsDir, d.dirs);
+  if (j.op === 'snapshot') {
+    clearJournal(d.journalFile);
+    d.notice(`A checkpoint of session "${j.sessionKey}" was interrupted; ${j.root} was not changed by it (it is as before) and the partial checkpoint was discarded.`);
+    return;
+  }
+  if (j.tree) {
+    const tree = d.loadTree(j.tree);
+    // A journal never moves a tree to another folder (a damaged or crafted one is dropped, the folder untouched).
+    if (tree.root !== j.root) {
+      clearJournal(d.journalFile);
+      d.notice(`An interrupted restore of session "${j.sessionKey}" named a checkpoint of another folder; it was dropped and ${j.root} was not changed.`);
+      return;
+    }
+    await d.apply(j.root, tree);
+  }
+  if (j.record.conversation) await d.switchConversation?.(j.sessionKey, j.record.conversation.to);
+  if (!readLog(d.logFile(j.sessionKey)).some((r) => r.id === j.record.id)) appendLog(d.logFile(j.sessionKey), [j.record]);
+  clearJournal(d.journalFile);
+  d.notice(`An interrupted restore of session "${j.sessionKey}" was completed: ${j.root} is now as it was at checkpoint ${j.record.target} (after the restore).`);
+}
