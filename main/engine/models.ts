@@ -199,3 +199,10 @@ export function defaultModelRef(config: AppConfig, env: Env): string {
   if (hasValue(env.OPENAI_API_KEY)) return 'openai/gpt-4o';
   return 'demo/agent';
 }
+
+/** Idle watchdog per provider: configured timeoutSeconds, else 120 s for cloud APIs and 300 s for self-hosted ones. */
+export function idleTimeoutFor(config: AppConfig, model: ModelDef): number {
+  const configured = config.providers?.[model.provider]?.timeoutSeconds;
+  if (configured) return configured * 1000;
+  return model.provider === 'anthropic' || model.provider === 'openai' || model.api === 'demo' ? 120_000 : 300_000;
+}

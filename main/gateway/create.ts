@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { codeCacheFolder, defaultHome } from '../cli/home.js';
 import type { AgentAccepted, AgentEvent, MethodName, Methods } from '../../preload/contract.js';
-import { GatewayError, type GatewayApi } from './types.js';
+import { GatewayError } from './types.js';
 import { loadConfig } from '../engine/config/load.js';
 import type { AppConfig } from '../engine/config/schema.js';
 import { resolveModel } from '../engine/models.js';
@@ -18,6 +18,8 @@ import { createDemoStream } from '../providers/demo.js';
 import { SessionStore } from '../sessions/store.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { configuredSecrets } from './secrets-scrub.js';
+import { openOnce } from './open-once.js';
+import { keyTestRecorder, ledgerRecorder } from './usage-ledger.js';
 import { realWorkspace } from '../tools/paths.js';
 import { hideFromTools } from '../tools/fs/hidden.js';
 import { Lanes } from '../engine/run/lanes.js';
@@ -31,12 +33,11 @@ import { Subagents } from '../engine/run/subagents.js';
 import { SubagentControl } from './subagent-control.js';
 import { createSpawnSubagentTool } from '../tools/subagent.js';
 import type { Tool } from '../tools/types.js';
-import { nodeTimers, type Timers } from '../engine/run/agent-run.js';
-import type { EngineHooks } from '../engine/attempt/hooks.js';
+import { nodeTimers } from '../engine/run/agent-run.js';
 import { openKeychain, type SecretStore } from '../auth/secrets.js';
 import { AuthPool } from '../auth/pool.js';
 import { AUTH_STATE_FILE, AuthStateStore } from '../auth/state-store.js';
-import { createRecoverOverflow, type RecoverOverflow } from '../engine/run/overflow-recovery.js';
+import { createRecoverOverflow } from '../engine/run/overflow-recovery.js';
 import { authMethods } from './methods/auth.js';
 import { HookRunner } from '../engine/attempt/hook-runner.js';
 import { loadPlugins } from '../engine/plugins.js';
@@ -47,13 +48,12 @@ import { ApprovalBroker } from '../tools/approvals/broker.js';
 import { PendingApprovals } from './pending-approvals.js';
 import { ProtectedGrants } from '../tools/protected/grants.js';
 import { execSandboxStatus } from '../tools/exec.js';
-import type { ApprovalMode } from '../engine/config/schema.js';
 import { profilesFor } from '../auth/profiles.js';
 import { ActiveRuns } from './methods/active-runs.js';
 import { createSessionMethods } from './methods/sessions.js';
 import { createSettingsMethods } from './methods/settings.js';
 import { createAuthKeyMethods } from './methods/auth-keys.js';
-import { openSettings, type SettingsStore } from '../settings/store.js';
+import { openSettings } from '../settings/store.js';
 import { applySettings } from '../settings/effective.js';
 import { fetchEndpointModels, listEndpointModels } from '../providers/list-models.js';
 import { createRunExecution } from './run-execution.js';
@@ -65,7 +65,7 @@ import { keychainSecretSource, MCP_KEYCHAIN_SERVICE } from '../mcp/secrets.js';
 import { toolTokens } from '../mcp/budget.js';
 import { toolSpecsOf } from '../tools/index.js';
 import { SEND_MESSAGE_TOOL } from '../engine/attempt/send-message.js';
-import { defaultModelRef, effectiveContextTokens } from '../engine/models.js';
+import { defaultModelRef, effectiveContextTokens, idleTimeoutFor } from '../engine/models.js';
 import { appMethods } from './methods/app.js';
 import { checkpointMethods } from './methods/checkpoints.js';
 import { branchMethods } from './methods/branch.js';
@@ -76,64 +76,11 @@ import { createAttachmentMethods } from './methods/attachments.js';
 import { Ledger } from '../usage/ledger.js';
 import { ledgerFile } from '../usage/paths.js';
 import type { GateDeps } from '../usage/gate.js';
-import { randomUUID } from 'node:crypto';
-import { costOf } from '../engine/attempt/usage.js';
 import { createUsageMethods } from './methods/usage.js';
-import type { UsageData } from '../../preload/contract.js';
 
-export interface AppGateway extends GatewayApi {
-  readonly config: AppConfig;
-  readonly workspace: string;
-  /** X1: the MCP servers (the CLI prints their notices). */
-  readonly mcp: McpManager;
-  close(): Promise<void>;
-}
+import type { AppGateway, GatewayOptions } from './options.js';
 
-export interface GatewayOptions {
-  home: string;
-  workspace: string;
-  env?: NodeJS.ProcessEnv;
-  /** Delay between demo-model chunks (default: the demo's own; tests pass 0). */
-  demoChunkDelayMs?: number;
-  hooks?: EngineHooks;
-  now?: () => number;
-  timers?: Timers;
-  /** Opens the OS keychain (injectable; default keytar). */
-  openSecrets?: () => Promise<SecretStore>;
-  version?: string;
-  /** The CLI's --approve: overrides config agent.approvals.mode for this gateway. */
-  approvalMode?: ApprovalMode;
-  /** An already loaded config (the CLI loads it first to report problems with exit status 2). */
-  config?: AppConfig;
-  /** `config` with the settings applied, when the caller already merged them (the CLI: read and checked once). */
-  effectiveConfig?: AppConfig;
-  /** Jitter source for backoff (default Math.random). */
-  random?: () => number;
-  /** Context-overflow recovery (compaction) for the outer loop. */
-  recoverOverflow?: RecoverOverflow;
-  /** settings.json (default: conf on `home`); the desktop app passes its electron-store-backed one. */
-  settings?: SettingsStore;
-  /** The desktop app's native folder dialog (undefined when cancelled). */
-  pickFolder?: () => Promise<string | undefined>;
-  /** The desktop app's encrypted key store (Electron safeStorage), used only when the person chose it. */
-  openFallbackSecrets?: () => Promise<SecretStore>;
-  /** X1: the keychain of MCP server secrets and OAuth tokens (default: keytar, service "AgentDesk MCP"). */
-  openMcpSecrets?: () => Promise<SecretStore>;
-  /** X1 OAuth: opens a consent URL in the system browser (the desktop app); elsewhere Settings shows the link. */
-  openUrl?: (url: string) => void;
-  /**
-   * X2, the CLI (one turn per process): the turn's checkpoint capture starts on the checkpoint worker as soon as the
-   * gateway opens, not at the run's start — the folder as it was when the command started.
-   */
-  prefetchCheckpoint?: boolean;
-}
-
-/** Idle watchdog per provider: configured timeoutSeconds, else 120 s for cloud APIs and 300 s for self-hosted ones. */
-function idleTimeoutFor(config: AppConfig, model: ModelDef): number {
-  const configured = config.providers?.[model.provider]?.timeoutSeconds;
-  if (configured) return configured * 1000;
-  return model.provider === 'anthropic' || model.provider === 'openai' || model.api === 'demo' ? 120_000 : 300_000;
-}
+export type { AppGateway, GatewayOptions } from './options.js';
 
 export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway> {
   const env = opts.env ?? process.env;
@@ -184,7 +131,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   };
   // X5: the person's approvals of protected paths, from the approval gate to the file tool that writes.
   const grants = new ProtectedGrants(now);
-  const tools = [...createWorkspaceTools({ sandbox, secrets: () => configuredSecrets(config, env, secrets), grants }), skills.tool()];
+  const tools = [...createWorkspaceTools({ sandbox, secrets: () => configuredSecrets(config, env, openSecrets.opened()), grants }), skills.tool()];
   // T3: the approval gate every tool call passes (tool-lifecycle), answered through approvals.respond.
   const approvals = new ApprovalBroker({
     get config() {
@@ -208,17 +155,12 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   const checkpoints = await openCheckpoints({ home: opts.home, sessions: store, config: () => config });
   if (opts.prefetchCheckpoint) checkpoints.prefetchEarly(workspace);
   // X1: MCP servers, one client each for every run of this gateway; secrets from their own keychain service.
-  let mcpKeychain: Promise<SecretStore> | undefined;
-  const openMcpSecrets = () =>
-    (mcpKeychain ??= (opts.openMcpSecrets ?? (() => openKeychain({ service: MCP_KEYCHAIN_SERVICE })))().catch((err) => {
-      mcpKeychain = undefined;
-      throw err;
-    }));
+  const openMcpSecrets = openOnce(opts.openMcpSecrets ?? (() => openKeychain({ service: MCP_KEYCHAIN_SERVICE })));
   const mcp = new McpManager({
     home: opts.home,
     servers: () => config.mcpServers,
     env,
-    scrub: () => configuredSecrets(config, env, secrets),
+    scrub: () => configuredSecrets(config, env, openSecrets.opened()),
     secrets: keychainSecretSource(openMcpSecrets),
     authProvider: (server) => new McpOAuthProvider(server, openMcpSecrets, opts.openUrl),
     clientVersion: opts.version ?? '0.1.0',
@@ -230,44 +172,18 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // X4: every billed model call (the engine's `usage` events) goes into the cost ledger in the data folder.
   const ledger = new Ledger(ledgerFile(opts.home), { onWarning: (m) => console.error(`[agentdesk] ${m}`) });
   // Not read at start: only a budget check or a usage summary reads it (a CLI turn without budgets never does).
-  hub.on((event) => {
-    if (event.stream !== 'usage') return;
-    const d = event.data as UsageData;
-    const sessionId = runs.get(event.runId)?.sessionId;
-    void ledger
-      .record({
-        ts: event.ts,
-        sessionKey: event.sessionKey,
-        ...(sessionId ? { sessionId } : {}),
-        runId: event.runId,
-        kind: d.kind,
-        provider: d.provider,
-        model: d.model,
-        profileId: d.profileId,
-        input: d.usage.input,
-        output: d.usage.output,
-        cacheRead: d.usage.cacheRead,
-        cacheWrite: d.usage.cacheWrite,
-        cost: d.cost ?? null,
-      })
-      .catch(() => undefined);
-  });
+  hub.on(ledgerRecorder(ledger, (runId) => runs.get(runId)?.sessionId));
   const idempotency = new IdempotencyCache<AgentAccepted>(now);
   const demoStream = createDemoStream(opts.demoChunkDelayMs === undefined ? undefined : { chunkDelayMs: opts.demoChunkDelayMs });
-  let secrets: Promise<SecretStore> | undefined;
-  const openKeychainOrFallback = async (): Promise<SecretStore> => {
+  // D5: never clear text; the app's encrypted store only when the person explicitly chose it.
+  const openSecrets = openOnce(async (): Promise<SecretStore> => {
     try {
       return await (opts.openSecrets ?? openKeychain)();
     } catch (err) {
-      // D5: never clear text; the app's encrypted store only when the person explicitly chose it.
       if (opts.openFallbackSecrets && settings.get().allowEncryptedFallback) return opts.openFallbackSecrets();
       throw err;
     }
-  };
-  const openSecrets = () => (secrets ??= openKeychainOrFallback().catch((err) => {
-    secrets = undefined; // try again next time (the user may have unlocked the keychain)
-    throw err;
-  }));
+  });
   let closed = false;
   const auth = new AuthPool({ config, env, openSecrets, state: new AuthStateStore(join(opts.home, AUTH_STATE_FILE)), now });
   const resolveFallbacks = () =>
@@ -353,23 +269,7 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
     streamFor,
     now,
     // X4: a key test's tokens are billed like any call (no chat: in the totals, by day, model and key).
-    onTestUsage: ({ model, profileId, usage }) =>
-      void ledger
-        .record({
-          ts: now(),
-          sessionKey: '',
-          runId: `key-test-${randomUUID()}`, // one line each (the ledger tells its own lines from others' by run id)
-          kind: 'key-test',
-          provider: model.provider,
-          model: model.id,
-          profileId,
-          input: usage.input,
-          output: usage.output,
-          cacheRead: usage.cacheRead,
-          cacheWrite: usage.cacheWrite,
-          cost: costOf(usage, model.cost) ?? null,
-        })
-        .catch(() => undefined),
+    onTestUsage: keyTestRecorder(ledger, now),
   });
 
   const { dispatcher, accept, command } = createRunExecution({
