@@ -77,7 +77,6 @@ export class McpConnection {
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private closing = false;
   private stderrPartial = '';
-  private pid: number | undefined;
   /** A consent in progress: resolves once the server is connected with the new token. */
   private consent: Promise<void> | undefined;
   private pendingAuth: McpOAuthProvider | undefined;
@@ -87,10 +86,6 @@ export class McpConnection {
     public config: McpServerConfig,
     private readonly deps: ConnectionDeps,
   ) {}
-
-  get processId(): number | undefined {
-    return this.pid;
-  }
 
   /** Connects if not connected (one attempt in flight at a time); rejects with the one-line reason. */
   ensureConnected(): Promise<void> {
@@ -184,7 +179,6 @@ export class McpConnection {
         await stdio.close();
         throw err;
       }
-      this.pid = stdio.pid;
       return;
     }
     const kind = transportOf(this.config);
@@ -251,7 +245,6 @@ export class McpConnection {
   private onClosed(client: Client): void {
     if (this.client !== client) return;
     this.client = undefined;
-    this.pid = undefined;
     if (this.closing) return;
     // The server died: reconnect with backoff (a call that comes meanwhile connects at once).
     this.reconnects++;
@@ -316,7 +309,6 @@ export class McpConnection {
     await this.connecting?.catch(() => {});
     const client = this.client;
     this.client = undefined;
-    this.pid = undefined;
     await client?.close().catch(() => {});
     if (this.state !== 'failed') this.setState('idle');
   }

@@ -167,10 +167,6 @@ export class GroupStdioTransport implements Transport {
 
   constructor(private readonly params: StdioParams) {}
 
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
   /** Spawns the server (once: a second call, e.g. the client's own, waits for the first). */
   start(): Promise<void> {
     this.started ??= this.spawn();

@@ -3,6 +3,7 @@
  * gateway (a second run does not start a second server), a server that dies is reconnected with backoff, a tool list
  * already known is offered without starting the server, and close() leaves no process.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,24 @@ const alive = (pid: number | undefined): boolean => {
     return false;
   }
 };
+
+/**
+ * The reference server's processes this test process started (Linux /proc: children whose command line names it; a
+ * dead one not yet reaped has none). What a person would look for in `ps`.
+ */
+function serverPids(): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return ppid === process.pid && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(SERVER) ? [Number(d)] : [];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+}
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
@@ -46,23 +65,29 @@ describe('MCP server lifecycle', () => {
       const first = await m.toolsForRun(opts);
       expect(first.tools.map((t) => t.name)).toContain('mcp__everything__echo');
       const conn = m.connection('everything')!;
-      const pid = conn.processId;
+      const started = serverPids();
+      expect(started).toHaveLength(1);
+      const pid = started[0]!;
       expect(alive(pid)).toBe(true);
-      await m.toolsForRun(opts); // a second run: the same client
-      expect(m.connection('everything')!.processId).toBe(pid);
+      await m.toolsForRun(opts); // a second run: the same client, the same server
+      expect(m.connection('everything')).toBe(conn);
+      expect(serverPids()).toEqual([pid]);
 
       process.kill(pid!, 'SIGKILL');
       expect(await until(() => conn.state !== 'connected', 5000)).toBe(true);
       expect(conn.error).toMatch(/the server exited.*reconnecting/);
       expect(await until(() => conn.state === 'connected', 10_000)).toBe(true);
-      expect(conn.processId).not.toBe(pid);
+      const restarted = serverPids();
+      expect(restarted).toHaveLength(1);
+      expect(restarted[0]).not.toBe(pid);
       const echo = first.tools.find((t) => t.name === 'mcp__everything__echo')!;
       const out = await echo.execute({ message: 'after a restart' }, { workspace: '/', signal: new AbortController().signal });
       expect(out.content).toBe('Echo: after a restart');
 
-      const last = conn.processId;
+      const last = restarted[0];
       await m.close();
       expect(await until(() => !alive(last), 5000)).toBe(true);
+      expect(serverPids()).toEqual([]);
     } finally {
       await m.close();
     }
@@ -78,7 +103,7 @@ describe('MCP server lifecycle', () => {
       const { tools } = await lazy.toolsForRun(opts);
       const conn = lazy.connection('everything')!;
       expect(conn.state).toBe('idle');
-      expect(conn.processId).toBeUndefined();
+      expect(await until(() => serverPids().length === 0, 5000)).toBe(true); // (the warm one's is gone, no new one)
       const echo = tools.find((t) => t.name === 'mcp__everything__echo')!;
       expect(echo.mutating).toBe(false); // the server's readOnlyHint: no checkpoint before it (X2)
       expect((await echo.execute({ message: 'lazy' }, { workspace: '/', signal: new AbortController().signal })).content).toBe('Echo: lazy');
