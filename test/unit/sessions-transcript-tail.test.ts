@@ -14,6 +14,7 @@ import { toHistory } from '../../main/gateway/history.js';
 import { openLatest, shownPart } from '../../main/gateway/methods/session-open.js';
 import { compactionLine, headerLine, loadTranscript, messageLine, toolResultsLine, TranscriptVersionError } from '../../main/sessions/transcript.js';
 import { loadTranscriptTail } from '../../main/sessions/transcript-tail.js';
+import { mulberry32 } from '../support/prng.js';
 
 let tmp: string;
 beforeAll(async () => {
@@ -23,17 +24,8 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-/** mulberry32: a seeded generator, so a failing case can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (mulberry32), so a failing case can be replayed. */
+const rng = mulberry32;
 
 const usage = { input: 3, output: 5, cacheRead: 0, cacheWrite: 0, total: 8 };
 const WORDS = ['part', 'naïve', '日本語', 'emoji 🎉', 'tab\there', 'quote "x"', 'line\nbreak', 'ok'];
