@@ -3,7 +3,7 @@ import { ChatCost } from '../../usage/ChatCost.js';
 import type { SessionSummary } from '../../../../preload/contract.js';
 import { useChat } from '../../store/chat-store.js';
 import { deleteSession, exportSession, newChat, openSession, renameSession, searchSessions, setInstructions, useSessions } from '../../store/sessions-store.js';
-import { relativeTime, sessionTitle, tokenCount } from './format.js';
+import { modelLabel, relativeTime, sessionTitle, tokenCount } from './format.js';
 
 /** D3: every session, newest first; search by title and content; new, rename, delete (with undo), export. */
 export function Sidebar() {
@@ -67,10 +67,12 @@ function SessionRow({ session, snippet }: { session: SessionSummary; snippet?: s
         <input ref={input} className="session-rename" aria-label="Chat title" defaultValue={session.title} onKeyDown={onKey} onBlur={(e) => commit(e.target.value)} />
       ) : (
         <button type="button" className="session-open" onClick={() => void openSession(session.sessionKey)} aria-current={active ? 'true' : undefined}>
-          <span className="session-title" data-testid="session-title">{title}</span>
+          <span className="session-head">
+            <span className="session-title" data-testid="session-title">{title}</span>
+            <span className="session-time muted" title={new Date(session.updatedAt).toLocaleString()}>{relativeTime(session.updatedAt)}</span>
+          </span>
           <span className="session-meta muted">
-            {session.model ? <span>{session.model === 'demo/agent' ? 'Demo' : session.model}</span> : null}
-            <span title={new Date(session.updatedAt).toLocaleString()}>{relativeTime(session.updatedAt)}</span>
+            {session.model ? <span title={session.model}>{modelLabel(session.model)}</span> : null}
             <span>{tokenCount(session.usage.total)}</span>
             <ChatCost sessionKey={session.sessionKey} />
           </span>

@@ -18,5 +18,12 @@ export function tokenCount(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M tok`;
 }
 
+/** A model as the chat list shows it: the model's own name (the provider goes in the tooltip); "Demo" for the demo. */
+export function modelLabel(ref: string): string {
+  if (ref === 'demo/agent') return 'Demo';
+  const slash = ref.indexOf('/');
+  return slash > 0 && slash < ref.length - 1 ? ref.slice(slash + 1) : ref;
+}
+
 /** Last path segment of a folder (either separator). */
 export const folderName = (path: string): string => path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;

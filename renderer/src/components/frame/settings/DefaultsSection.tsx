@@ -16,13 +16,14 @@ export function DefaultsSection() {
         <label>
           Model
           <select aria-label="Default model" value={d.model ?? ''} onChange={(e) => void updateDefaults({ model: e.target.value || undefined })}>
-            <option value="">Automatic (a model with a key, else the demo)</option>
+            <option value="">Automatic</option>
             {models.map((m) => (
               <option key={m.ref} value={m.ref}>
                 {m.demo ? 'Demo (offline)' : m.ref}
               </option>
             ))}
           </select>
+          {!d.model && <span className="muted field-hint">A model you have a key for, else the offline demo.</span>}
         </label>
         <label>
           Thinking
