@@ -7,8 +7,9 @@
  *   transcripts present; a missing index with transcripts present is rebuilt too.
  * - An index written by a newer version is never overwritten (IndexVersionError).
  * - Several processes may share one folder (the app and CLI runs): every mutation holds the cross-process lock
- *   `sessions.json.lock` (file-lock.ts: a killed holder's lock is taken over at once), re-reads the file, applies its change to what is on
- *   disk now (so another process's entries are merged, never overwritten by a stale copy) and renames atomically.
+ *   `sessions.json.lock` (file-lock.ts: a killed holder's lock is taken over at once), re-reads the file (unless it is still the
+ *   one this process last read or wrote: same inode, size and mtime), applies its change to what is on disk now (so another
+ *   process's entries are merged, never overwritten by a stale copy) and renames atomically.
  *   Reads take no lock: a rename is atomic, so a reader sees the old or the new index, never a mix.
  */
 import { randomBytes } from 'node:crypto';
@@ -136,7 +137,13 @@ export class IndexStore {
   mutate<T>(fn: (entries: Entries, skipWrite: () => void) => T | Promise<T>): Promise<T> {
     return this.mutex.run('index', () =>
       this.locked(async () => {
-        this.entries = undefined; // another process may have written since: start from what is on disk
+        // Another process may have written since: start from what is on disk — read and checked again unless the
+        // file is still the one this process last read or wrote (every write renames a new file in, so another
+        // process's write changes the stamp; a turn mutates the index two or three times).
+        const stamp = await this.stamp();
+        if (stamp === undefined || stamp !== this.readStamp) this.entries = undefined;
+        if (!this.swept) await this.removeStaleTemps(); // the first write of this process sweeps, as before
+        this.swept = true;
         const current = await this.load();
         const draft: Entries = new Map([...current].map(([k, e]) => [k, copyEntry(e)]));
         let skip = false;
@@ -190,6 +197,7 @@ export class IndexStore {
     await mkdir(this.dir, { recursive: true });
     if (!this.swept) await this.removeStaleTemps();
     this.swept = true;
+    const stamp = await this.stamp();
     let text: string | undefined;
     try {
       text = await readFile(this.file, 'utf8');
@@ -209,6 +217,7 @@ export class IndexStore {
     }
     const parsed = this.parse(text);
     if (parsed.ok) {
+      this.readStamp = stamp;
       this.entries = parsed.entries;
       return parsed.entries;
     }

@@ -100,6 +100,23 @@ describe('IndexStore', () => {
     expect(await readFile(join(dir, 'sessions.json'), 'utf8')).toBe(before);
   });
 
+  it('a write starts from what is on disk: what another store (another process) wrote since is kept, every time', async () => {
+    const a = new SessionStore(dir, { now: () => 5, newId: () => 'id-a' });
+    const b = new SessionStore(dir, { now: () => 6, newId: () => 'id-b' });
+    await a.resolve('one');
+    await a.update('one', { title: 'first' }); // the file is a's own: its next write needs no re-read
+    await b.resolve('two'); // another writer renames a new index in
+    await a.update('one', { title: 'second' }); // a sees the file changed, reads it again, keeps "two"
+    await b.update('two', { title: 'third' });
+    await a.resolve('three');
+    const onDisk = new SessionStore(dir);
+    expect((await onDisk.list()).map((e) => [e.sessionKey, e.title]).sort()).toEqual([
+      ['one', 'second'],
+      ['three', ''],
+      ['two', 'third'],
+    ]);
+  });
+
   it('a temp file left by a crash before rename is ignored, and cleaned up by the next write; the previous index stands', async () => {
     const store = new SessionStore(dir, { now: () => 5, newId: () => 'id-1' });
     await store.resolve('main');
