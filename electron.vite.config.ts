@@ -73,7 +73,7 @@ export default defineConfig({
     plugins: [react(), cspMetaPlugin()],
     build: {
       outDir: resolve('out/renderer'),
-      minify: true, // electron-vite leaves bundles unminified; the UI parses ~3× less script at start
+      minify: !process.env.NO_MINIFY, // electron-vite leaves bundles unminified; the UI parses ~3× less script at start
       rollupOptions: { input: resolve('renderer/index.html') },
     },
   },

@@ -1,15 +1,16 @@
 /**
  * `npm run bench:ui`: the chat view under load, in Debian Chromium against `out/main/web.js`.
  *
- * 1. Opens a session of 20 000 stored messages (markdown, tables and code blocks among them) and times it from
- *    navigation to the last message on screen (goal < 300 ms); then Ctrl+Home pressed as soon as it is open, timed
+ * 1. Opens a session of 20 000 stored messages (markdown, tables and code blocks among them): from the person's
+ *    click on it in the chat list to its last answer on screen (goal < 300 ms, no long task over 50 ms until the
+ *    whole chat is in), and, for reference, from a reload (navigation) to it; then Ctrl+Home pressed as soon as it is open, timed
  *    to the first message on screen (goal ≤ 2 s, the earlier part loading included), and find-in-chat (Ctrl+F) to
  *    a match near the start.
  * 2. Streams a reply at ~50 deltas/s (the fake Anthropic server, real SDK and engine) while the view follows the
  *    output, then while the reader scrolls through the history; frames are counted with requestAnimationFrame and
  *    long tasks come from the browser's PerformanceObserver (goal ≥ 55 fps, no long task over 50 ms).
  * Prints a table and writes test-results/bench-ui.json. BENCH_PROFILE=1 prints where main-thread time went (by
- * function, with line:column in the built bundle); BENCH_TRACE=1 records a Chromium performance trace of each
+ * function, with line:column in the built bundle; `NO_MINIFY=1 npm run build` first keeps the names); BENCH_TRACE=1 records a Chromium performance trace of each
  * streaming phase and breaks every task over 50 ms into its parts.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -64,7 +65,7 @@ async function profiled<T>(page: Page, name: string, body: () => Promise<T>): Pr
   await cdp.send('Profiler.start');
   const out = await body();
   const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
-    profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+    profile: { nodes: { id: number; children?: number[]; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[]; samples: number[]; timeDeltas: number[] };
   };
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -75,6 +76,26 @@ async function profiled<T>(page: Page, name: string, body: () => Promise<T>): Pr
   }
   console.log(`-- profile: ${name}`);
   for (const [k, us] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  // the same, including what each function called (a function counted once per stack it is on)
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const keyOf = (n: (typeof profile.nodes)[number]) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}:${n.callFrame.columnNumber}`;
+  const total = new Map<string, number>();
+  const walk = (id: number, onStack: Set<string>): number => {
+    const n = byId.get(id)!;
+    let t = self.get(id) ?? 0;
+    const k = keyOf(n);
+    const fresh = !onStack.has(k);
+    if (fresh) onStack.add(k);
+    for (const c of n.children ?? []) t += walk(c, onStack);
+    if (fresh) {
+      onStack.delete(k);
+      total.set(k, (total.get(k) ?? 0) + t);
+    }
+    return t;
+  };
+  walk(profile.nodes[0]!.id, new Set());
+  console.log(`-- profile: ${name}, inclusive`);
+  for (const [k, us] of [...total].filter(([k]) => !k.startsWith('(')).sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
   return out;
 }
 
@@ -112,6 +133,85 @@ async function traced<T>(browser: Browser, page: Page, name: string, body: () =>
     console.log(`  task ${(task.dur! / 1000).toFixed(0)} ms: ${[...parts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} ms`).join(' | ')}`);
   }
   return out;
+}
+
+/**
+ * The goal as a person meets it: from the click on the long chat in the chat list (the click event's own time) to
+ * the frame in which its last answer is on screen; long tasks are counted from the click until the whole chat
+ * (the earlier part, loaded after the open) is in. The short chat is opened between two measured clicks.
+ */
+async function clickOpens(page: Page, times: number): Promise<{ opens: number[]; medianMs: number; longTasks: number; longestTaskMs: number }> {
+  const item = (title: string) => page.getByTestId('session-item').filter({ hasText: title }).getByTestId('session-title');
+  const opens: number[] = [];
+  const tasks: number[] = [];
+  for (let i = 0; i < times; i++) {
+    await item('A short chat').click();
+    await page.getByText('bench-short-answer').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(300);
+    await page.evaluate(`(() => {
+      const c = (window.__c = { tasks: [] });
+      c.observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) c.tasks.push(e.duration); });
+      c.observer.observe({ type: 'longtask' });
+      document.addEventListener('click', (e) => { if (c.t0 === undefined) c.t0 = e.timeStamp; }, { capture: true, once: true });
+      const check = () => {
+        if (c.t0 !== undefined && document.body.textContent.includes('bench-last-message')) c.shown = performance.now() - c.t0;
+        else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    })()`);
+    await item('The long chat').click();
+    let shown: number | undefined;
+    for (const end = Date.now() + 30_000; shown === undefined && Date.now() < end; await page.waitForTimeout(20)) shown = (await page.evaluate('window.__c.shown')) as number | undefined;
+    if (shown === undefined) throw new Error('the long chat did not open in 30 s');
+    await page.getByTestId('earlier-bar').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.waitForTimeout(200);
+    tasks.push(...((await page.evaluate('(() => { window.__c.observer.disconnect(); return window.__c.tasks; })()')) as number[]));
+    opens.push(Math.round(shown));
+  }
+  const sorted = [...opens].sort((a, b) => a - b);
+  return { opens, medianMs: sorted[Math.floor(sorted.length / 2)]!, longTasks: tasks.length, longestTaskMs: Math.round(Math.max(0, ...tasks)) };
+}
+
+/** BENCH_TRACE=1: one more click-open, traced: every main-thread task over 4 ms from the click until the whole chat is in, in order. */
+async function traceOpen(browser: Browser, page: Page): Promise<void> {
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'];
+  const item = (title: string) => page.getByTestId('session-item').filter({ hasText: title }).getByTestId('session-title');
+  await item('A short chat').click();
+  await page.getByText('bench-short-answer').waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(300);
+  await browser.startTracing(page, { categories });
+  await page.evaluate(`(() => {
+    const check = () => {
+      if (document.body.textContent.includes('bench-last-message')) performance.mark('agentdesk:painted');
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  })()`);
+  await item('The long chat').click();
+  await page.getByText('bench-last-message').waitFor({ timeout: 30_000 });
+  await page.getByTestId('earlier-bar').waitFor({ state: 'detached', timeout: 30_000 });
+  await page.waitForTimeout(300);
+  const buf = await browser.stopTracing();
+  writeFileSync(join(RESULTS, 'bench-ui-open.trace.json'), buf);
+  type Ev = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { data?: Record<string, unknown>; name?: string } };
+  const events = (JSON.parse(buf.toString('utf8')) as { traceEvents: Ev[] }).traceEvents;
+  const mains = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const main = mains.sort((a, b) => events.filter((x) => x.pid === b.pid && x.tid === b.tid).length - events.filter((x) => x.pid === a.pid && x.tid === a.tid).length)[0];
+  if (!main) return;
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
+  const nav = onMain.find((e) => e.name === 'EventDispatch' && (e.args?.data as { type?: string } | undefined)?.type === 'click') ?? onMain[0]!;
+  const marks = events.filter((e) => e.pid === main.pid && e.name.startsWith('agentdesk:'));
+  console.log(`-- trace: click-open (ms since the click); marks: ${marks.map((m) => `${m.name.slice(10)} ${((m.ts - nav.ts) / 1000).toFixed(0)}`).join(', ')}`);
+  for (const task of onMain.filter((e) => e.name === 'RunTask' && e.dur! > 4_000 && e.ts >= nav.ts)) {
+    const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur! <= task.ts + task.dur! && e.name !== 'RunTask');
+    const parts = new Map<string, number>();
+    for (const e of inside) {
+      const d = e.args?.data ?? {};
+      const k = `${e.name}${d.functionName || d.url ? ` ${String(d.functionName ?? '')}@${String(d.url ?? '').split('/').pop()}:${String(d.lineNumber ?? '')}:${String(d.columnNumber ?? '')}` : ''}`;
+      parts.set(k, (parts.get(k) ?? 0) + e.dur!);
+    }
+    console.log(`  at ${((task.ts - nav.ts) / 1000).toFixed(0)} ms, ${(task.dur! / 1000).toFixed(0)} ms: ${[...parts].sort((a, b) => b[1] - a[1]).slice(0, 7).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`).join(' | ')}`);
+  }
 }
 
 async function sample(page: Page, seconds: number, during?: () => Promise<void>): Promise<Sample> {
@@ -156,8 +256,12 @@ async function main(): Promise<void> {
     }),
   );
   const store = new SessionStore(join(home, 'sessions'));
+  const short = await store.resolve('short-chat', { model: 'fake/claude-fake' });
+  await store.append(short.sessionId, { role: 'user', content: 'A short question', timestamp: 1 }, { role: 'assistant', content: [{ type: 'text', text: 'bench-short-answer' }], provider: 'fake', model: 'claude-fake', api: 'anthropic', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, total: 2 }, stopReason: 'stop', timestamp: 2 });
+  await store.update('short-chat', { title: 'A short chat' });
   const session = await store.resolve('main', { model: 'fake/claude-fake' });
   await store.append(session.sessionId, ...history(MESSAGES));
+  await store.update('main', { title: 'The long chat' });
 
   const web = await startWebServer(home, workspace, offlineEnv({ FAKE_KEY: 'sk-ant-bench-0001' }));
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -184,6 +288,8 @@ async function main(): Promise<void> {
       if (opened === undefined) throw new Error('the session did not open in 60 s');
       opens.push(Math.round(opened));
     }
+    const clicks = await profiled(page, 'click-open', () => clickOpens(page, 5));
+    if (process.env.BENCH_TRACE) await traceOpen(browser, page);
     const openMs = [...opens].sort((a, b) => a - b)[1]!;
     const marks = (await page.evaluate(
       `(() => { const n = performance.getEntriesByType('navigation')[0]; const m = Object.fromEntries(performance.getEntriesByType('mark').map((e) => [e.name.replace('agentdesk:', ''), Math.round(e.startTime)])); return { domContentLoaded: Math.round(n.domContentLoadedEventEnd), ...m }; })()`,
@@ -232,21 +338,22 @@ async function main(): Promise<void> {
       await page.mouse.wheel(0, -600);
       await page.waitForTimeout(50);
     })));
-    const result = { loadavg: loadavg(), marks, messages: MESSAGES, deltasPerSecond: DELTAS_PER_SECOND, streamedDeltas: chunks, openMs, opens, firstMessageMs, firstMs, findMs, idle, following, scrolling };
+    const result = { loadavg: loadavg(), marks, messages: MESSAGES, deltasPerSecond: DELTAS_PER_SECOND, streamedDeltas: chunks, openMs, opens, clickOpenMs: clicks.medianMs, clickOpens: clicks.opens, clickLongestTaskMs: clicks.longestTaskMs, firstMessageMs, firstMs, findMs, idle, following, scrolling };
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, 'bench-ui.json'), `${JSON.stringify(result, null, 2)}\n`);
     const row = (name: string, s: Sample) =>
       `${name.padEnd(34)} ${String(s.fps).padStart(6)} fps   worst second ${String(s.worstSecondFps).padStart(3)}   long tasks ${s.longTasks} (max ${s.longestTaskMs} ms)`;
     console.log(`chat view, ${MESSAGES} messages in the session — load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (absolute figures drift on a shared machine)`);
     console.log(`open the session (median of 3)        ${openMs} ms   [${opens.join(', ')}]`);
+    console.log(`click on the chat → last answer shown (median of ${clicks.opens.length})  ${clicks.medianMs} ms   [${clicks.opens.join(', ')}]   long tasks until the whole chat is in: ${clicks.longTasks} (max ${clicks.longestTaskMs} ms)`);
     console.log(`Ctrl+Home at open → first message (median of 3)  ${firstMessageMs} ms   [${firstMs.join(', ')}]`);
     console.log(`find-in-chat → a match near the start        ${findMs} ms`);
     console.log(`  where it goes (ms since navigation): ${Object.entries(marks).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     console.log(row('idle', idle));
     console.log(row(`streaming ${DELTAS_PER_SECOND} deltas/s, following`, following));
     console.log(row(`streaming ${DELTAS_PER_SECOND} deltas/s, scrolling up`, scrolling));
-    const ok = openMs < 300 && firstMessageMs <= 2000 && [following, scrolling].every((s) => s.fps >= 55 && s.longestTaskMs <= 50);
-    console.log(ok ? 'goals met (≥ 55 fps, no long task over 50 ms, open < 300 ms, first message ≤ 2 s)' : 'goals NOT met (≥ 55 fps, no long task over 50 ms, open < 300 ms, first message ≤ 2 s)');
+    const ok = clicks.medianMs < 300 && clicks.longestTaskMs <= 50 && firstMessageMs <= 2000 && [following, scrolling].every((s) => s.fps >= 55 && s.longestTaskMs <= 50);
+    console.log(ok ? 'goals met (≥ 55 fps, no long task over 50 ms, click → open < 300 ms, first message ≤ 2 s)' : 'goals NOT met (≥ 55 fps, no long task over 50 ms, click → open < 300 ms, first message ≤ 2 s)');
   } finally {
     await browser.close();
     await web.stop();

@@ -28,7 +28,7 @@ export function RestoreAction({ turn }: { turn: UserTurn }) {
 /** The timeline's mark on a turn that changed files: a checkpoint was taken before its first change. */
 export function ChangedFilesMark({ turn }: { turn: AssistantTurn }) {
   // Both stores: the marks follow the checkpoint list and the turns, whichever arrives last after a reload.
-  const user = useChat((s) => userTurnBefore(s.turns, turn.id));
+  const user = useChat((s) => userTurnBefore(s.turns, turn, s.firstItemIndex));
   const marked = useCheckpoints((s) => {
     if (s.list.length === 0) return false;
     if (turn.runId && s.list.some((c) => c.runId === turn.runId)) return true;

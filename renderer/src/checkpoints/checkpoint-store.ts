@@ -76,20 +76,32 @@ export function checkpointFor(turn: Pick<UserTurn, 'runId' | 'ts' | 'text'>, lis
 }
 
 const positions = new WeakMap<readonly Turn[], Map<string, number>>();
+/** Where a turn stood, as firstItemIndex + its position: still true after earlier turns are put above it. */
+const hints = new WeakMap<Turn, number>();
 
-/** Where each turn stands, worked out once per turns array (each message on screen asks on every streamed frame). */
-function positionOf(turns: readonly Turn[], turnId: string): number {
+/**
+ * Where a turn stands. Each message on screen asks whenever the turns change — every streamed frame, every piece
+ * of a long chat's earlier part — so the answer must not cost a walk of the whole chat each time: a turn's last
+ * position is remembered (counted from the list's first index, which moves with what is put above), the live turn
+ * (a new object every frame) is found at the end, and only otherwise are the turns indexed, once per array.
+ */
+function positionOf(turns: readonly Turn[], turn: Turn, first: number): number {
+  const hint = hints.get(turn);
+  if (hint !== undefined && turns[hint - first] === turn) return hint - first;
+  for (let i = turns.length - 1; i >= Math.max(0, turns.length - 3); i--) if (turns[i]!.id === turn.id) return i;
   let map = positions.get(turns);
   if (!map) {
     map = new Map(turns.map((t, i) => [t.id, i]));
     positions.set(turns, map);
   }
-  return map.get(turnId) ?? -1;
+  const at = map.get(turn.id) ?? -1;
+  if (at >= 0 && turns[at] === turn) hints.set(turn, at + first);
+  return at;
 }
 
-/** The user message an assistant turn answers (the nearest user turn before it). */
-export function userTurnBefore(turns: readonly Turn[], turnId: string): UserTurn | undefined {
-  const at = positionOf(turns, turnId);
+/** The user message an assistant turn answers (the nearest user turn before it); `first`: the list's first index. */
+export function userTurnBefore(turns: readonly Turn[], turn: Turn, first = 0): UserTurn | undefined {
+  const at = positionOf(turns, turn, first);
   for (let i = at - 1; i >= 0; i--) if (turns[i]!.kind === 'user') return turns[i] as UserTurn;
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { setListNav } from '../lib/list-nav.js';
-import { FIRST_INDEX, showEarlier } from '../store/sessions-store.js';
+import { FIRST_INDEX, listAtEnd, showEarlier } from '../store/sessions-store.js';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useChat } from '../store/chat-store.js';
 import type { AssistantTurn, Turn } from '../store/types.js';
@@ -142,14 +142,18 @@ export function MessageList() {
   const moved = useRef(false);
   const [generation, setGeneration] = useState(0);
   const prepended = useRef(firstItemIndex);
+  // The list has placed the end of the chat it opened with (its first scroll is done): what is put above from then
+  // on keeps the view where it is (firstItemIndex), without a new mount.
+  const placed = useRef(false);
   useEffect(() => {
     moved.current = false;
+    placed.current = false;
   }, [sessionKey]);
   useLayoutEffect(() => {
     if (firstItemIndex === prepended.current) return;
     const grew = firstItemIndex < prepended.current;
     prepended.current = firstItemIndex;
-    if (grew && !moved.current) {
+    if (grew && !moved.current && !placed.current) {
       atBottom.current = true;
       setGeneration((g) => g + 1);
     }
@@ -192,7 +196,13 @@ export function MessageList() {
       initialTopMostItemIndex={settled.length > 0 ? { index: settled.length - 1, align: 'end' } : 0}
       followOutput={(bottom) => (bottom ? 'auto' : false)}
       atBottomThreshold={48}
-      atBottomStateChange={(bottom) => (atBottom.current = bottom)}
+      atBottomStateChange={(bottom) => {
+        atBottom.current = bottom;
+        if (bottom && !placed.current) {
+          placed.current = true;
+          listAtEnd();
+        }
+      }}
       totalListHeightChanged={context.follow}
       scrollerRef={(el) => (scroller.current = el instanceof HTMLElement ? el : null)}
       increaseViewportBy={{ top: 400, bottom: 400 }}

@@ -146,8 +146,9 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
     mark('history-shown');
     earlierPoint = opened.omitted > 0 && opened.earlier ? { token, before: opened.earlier } : undefined;
     useSessions.setState({ omitted: earlierPoint ? opened.omitted : 0 });
-    // A long chat opens with its latest messages; the earlier part follows at once, above them (the view stays put)
-    if (earlierPoint) setTimeout(() => void loadEarlier(sessionKey, token), 0);
+    // A long chat opens with its latest messages; the earlier part follows, above them (the view stays put), once
+    // the list has shown them: a piece taken in before that would hold up the first paint
+    if (earlierPoint) void listShown().then(() => loadEarlier(sessionKey, token));
   } catch (err) {
     if (token === openToken) useChat.setState({ error: `Could not open this chat: ${message(err)}` });
   } finally {
@@ -164,9 +165,39 @@ let earlierLoading: { token: number; done: Promise<void> } | undefined;
 /** Where the open chat's shown part starts in its transcript (the open's `earlier`), until the earlier part is in. */
 let earlierPoint: { token: number; before: { sessionId: string; offset: number } } | undefined;
 
-/** Messages in each piece of the earlier part (each piece is a short task for the gateway and for the window). */
-export const EARLIER_PIECE = 2000;
+/**
+ * Messages in each piece of the earlier part: each piece is a short task for the gateway and for the window (each
+ * answer is its own task, so the view keeps painting in between). Larger once the person asks for the earlier part
+ * (Ctrl+Home, find): fewer round trips to the first message.
+ */
+export const EARLIER_PIECE = 1000;
+const EARLIER_PIECE_ASKED = 4000;
+/** The person asked for the earlier part of the chat opened with this token. */
+let earlierAsked = -1;
 
+let shown: (() => void) | undefined;
+/**
+ * The message list calls this once it shows the end of the chat it opened with (react-virtuoso has placed it):
+ * the earlier part may come in from then on.
+ */
+export const listAtEnd = (): void => {
+  if (!shown) return;
+  mark('list-at-end');
+  shown();
+};
+/** Resolves when the list shows the opened chat's end (at most a second after it is asked: a list not on screen). */
+function listShown(): Promise<void> {
+  shown?.();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, 1000);
+    function done() {
+      clearTimeout(timer);
+      if (shown === done) shown = undefined;
+      resolve();
+    }
+    shown = done;
+  });
+}
 /**
  * The earlier part of a long chat (issue 18 item 18): every message before those it opened with, put above them
  * piece by piece, latest first — so scrolling up, Ctrl+Home and find reach the first message, and no piece holds
@@ -179,7 +210,8 @@ function loadEarlier(sessionKey: string, token: number): Promise<void> {
       for (let piece = 0; ; piece++) {
         const point = earlierPoint?.token === token ? earlierPoint.before : undefined;
         if (!point || useSessions.getState().omitted === 0) return;
-        const earlier = await api().request('sessions.open', { sessionKey, before: point, limit: EARLIER_PIECE });
+        const limit = earlierAsked === token ? EARLIER_PIECE_ASKED : EARLIER_PIECE;
+        const earlier = await api().request('sessions.open', { sessionKey, before: point, limit });
         if (token !== openToken || useChat.getState().sessionKey !== sessionKey) return;
         const older = historyToTurns(earlier.history, `e${piece}-`);
         useChat.setState((s) => ({ turns: [...older, ...s.turns], firstItemIndex: (s.firstItemIndex ?? FIRST_INDEX) - older.length }));
@@ -199,7 +231,9 @@ function loadEarlier(sessionKey: string, token: number): Promise<void> {
 /** Loads the earlier part of the open chat now, if it is not loaded yet (Ctrl+Home, find, the Earlier bar). */
 export async function showEarlier(): Promise<void> {
   const sessionKey = useChat.getState().sessionKey;
-  if (sessionKey && useSessions.getState().omitted > 0) await loadEarlier(sessionKey, openToken);
+  if (!sessionKey || useSessions.getState().omitted === 0) return;
+  earlierAsked = openToken;
+  await loadEarlier(sessionKey, openToken);
 }
 
 const isEmpty = (key: string) => {
