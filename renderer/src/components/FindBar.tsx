@@ -41,7 +41,7 @@ export function FindBar() {
     if (matches.length === 0) return;
     const next = (i + matches.length) % matches.length;
     setAt(next);
-    listNav()?.toTurn(matches[next]!);
+    listNav()?.toTurn(turns[matches[next]!]!.id); // the turns the matches were found in
   };
   // a new query jumps to its last match (the one nearest the end of the chat, where the reader is)
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { setListNav } from '../lib/list-nav.js';
-import { FIRST_INDEX, listAtEnd, showEarlier } from '../store/sessions-store.js';
+import { FIRST_INDEX, listAtEnd, showEarlier, useSessions } from '../store/sessions-store.js';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useChat } from '../store/chat-store.js';
 import type { AssistantTurn, Turn } from '../store/types.js';
@@ -73,6 +73,10 @@ export function MessageList() {
   const settled = useStableSettled(turns);
   const scroller = useRef<HTMLElement | null>(null);
   const atBottom = useRef(true);
+  // The list was taken to a turn (find, Ctrl+Home): it stays there — react-virtuoso can still report "at bottom"
+  // from before the jump, and a piece of the earlier part put above would then follow it back to the end — until
+  // the reader moves the list, goes to the end or sends a message.
+  const held = useRef(false);
   const context = useRef<ListContext>({
     follow() {
       const el = scroller.current;
@@ -87,6 +91,7 @@ export function MessageList() {
   useEffect(() => {
     const toStart = async () => {
       moved.current = true;
+      held.current = true;
       await showEarlier();
       atBottom.current = false;
       list.current?.scrollToIndex({ index: 0, align: 'start' });
@@ -97,24 +102,34 @@ export function MessageList() {
       }
     };
     const toEnd = () => {
+      held.current = false;
       atBottom.current = true;
       list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
       requestAnimationFrame(() => context.follow());
     };
     setListNav({
-      toTurn(index) {
+      toTurn(id) {
         moved.current = true;
-        const turn = useChat.getState().turns[index];
-        useChat.setState({ found: turn?.id });
+        held.current = true;
+        useChat.setState({ found: id });
         atBottom.current = false;
-        // a scroll asked for while the list takes in the earlier part can be dropped: asked again until it shows
-        const go = (tries: number) => {
-          list.current?.scrollToIndex({ index, align: 'center' });
-          requestAnimationFrame(() => {
-            if (tries > 0 && useChat.getState().found === turn?.id && !scroller.current?.querySelector('[data-found="true"]')) go(tries - 1);
-          });
+        // A scroll asked for while the list takes in the earlier part can be dropped or undone, and a piece put
+        // above moves the turn down: the turn is brought back into view, at where it stands now, until it has
+        // stayed there for a few frames with the whole chat in — or the reader moves the list or finds another.
+        const go = (frames: number, stable: number, waited: number) => {
+          if (!held.current || useChat.getState().found !== id) return;
+          const box = scroller.current?.getBoundingClientRect();
+          const r = scroller.current?.querySelector('[data-found="true"]')?.getBoundingClientRect();
+          const inView = !!(r && box && r.bottom > box.top && r.top < box.bottom);
+          if (!inView && waited >= 2) {
+            const at = useChat.getState().turns.findIndex((t) => t.id === id);
+            if (at >= 0) list.current?.scrollToIndex({ index: at, align: 'center' });
+            waited = 0;
+          }
+          const still = inView ? stable + 1 : 0;
+          if (frames > 0 && (still < 3 || useSessions.getState().omitted > 0)) requestAnimationFrame(() => go(frames - 1, still, waited + 1));
         };
-        go(20);
+        go(240, 0, 2);
       },
       toStart: () => void toStart(),
       toEnd,
@@ -148,6 +163,7 @@ export function MessageList() {
   useEffect(() => {
     moved.current = false;
     placed.current = false;
+    held.current = false;
   }, [sessionKey]);
   useLayoutEffect(() => {
     if (firstItemIndex === prepended.current) return;
@@ -158,12 +174,16 @@ export function MessageList() {
       setGeneration((g) => g + 1);
     }
   }, [firstItemIndex]);
-  const onMove = () => (moved.current = true);
+  const onMove = () => {
+    moved.current = true;
+    held.current = false;
+  };
   const lastUser = useChat((s) => lastUserTurnId(s.turns));
   const seenUser = useRef(lastUser);
   useEffect(() => {
     if (lastUser === seenUser.current) return;
     seenUser.current = lastUser;
+    held.current = false;
     atBottom.current = true;
     list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
     requestAnimationFrame(() => context.follow());
@@ -194,10 +214,10 @@ export function MessageList() {
       computeItemKey={itemKey}
       itemContent={itemContent}
       initialTopMostItemIndex={settled.length > 0 ? { index: settled.length - 1, align: 'end' } : 0}
-      followOutput={(bottom) => (bottom ? 'auto' : false)}
+      followOutput={(bottom) => (bottom && !held.current ? 'auto' : false)}
       atBottomThreshold={48}
       atBottomStateChange={(bottom) => {
-        atBottom.current = bottom;
+        atBottom.current = bottom && !held.current;
         if (bottom && !placed.current) {
           placed.current = true;
           listAtEnd();

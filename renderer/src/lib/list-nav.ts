@@ -3,8 +3,8 @@
  * MessageList registers itself while it is mounted.
  */
 export interface ListNav {
-  /** Brings turn `index` (its position in the chat's turns) into view. */
-  toTurn(index: number): void;
+  /** Brings the turn with this id into view (wherever it stands by then: the earlier part may still be coming in). */
+  toTurn(turnId: string): void;
   /** The conversation's first message / its end. */
   toStart(): void;
   toEnd(): void;
