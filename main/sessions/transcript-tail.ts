@@ -81,6 +81,17 @@ async function checkHeader(fh: FileHandle, size: number, file: string): Promise<
   }
 }
 
+/**
+ * How much more to read: with `expect` (the messages the caller needs), as much as the messages still missing take
+ * at the size of those read so far (and a fifth more) — the piece is then mostly parsed once, not about twice as
+ * with doubling; never less than half of what was read, so a run of lines that are not messages is still crossed
+ * in few reads. Without `expect`, or before any message was read: doubling.
+ */
+export function nextChunk(parsedBytes: number, messages: number, expect: number | undefined, readBytes: number): number {
+  if (expect === undefined || messages === 0 || messages >= expect) return Math.max(1, readBytes);
+  return Math.max(1, Math.ceil(((expect - messages) * parsedBytes * 1.2) / messages), Math.ceil(readBytes / 2));
+}
+
 /** Lines in `[0, end)` that start like a message line (see `messagesBefore`). */
 async function countMessageLines(fh: FileHandle, end: number, chunkBytes = COUNT_CHUNK): Promise<number> {
   let count = 0;
@@ -108,7 +119,8 @@ async function countMessageLines(fh: FileHandle, end: number, chunkBytes = COUNT
 export async function loadTranscriptTail(
   file: string,
   enough: (messages: readonly Message[]) => boolean,
-  opts: { chunkBytes?: number; countChunkBytes?: number; end?: number } = {},
+  /** `expect`: about how many messages `enough` needs (the reads are sized to it; the result is the same). */
+  opts: { chunkBytes?: number; countChunkBytes?: number; end?: number; expect?: number } = {},
 ): Promise<TranscriptTail> {
   const fh = await openOrNull(file);
   if (!fh) {
@@ -133,6 +145,7 @@ export async function loadTranscriptTail(
       const cut = start === 0 ? 0 : buf.indexOf(NL) + 1;
       if (start > 0 && cut === 0) continue;
       const part = parseTranscript(buf.subarray(cut));
+      chunk = nextChunk(buf.length - cut, part.messages.length, opts.expect, buf.length);
       if (start === 0 || enough(part.messages)) {
         const boundary = start + cut;
         return {

@@ -13,7 +13,7 @@ import type { Message } from '../../main/engine/messages.js';
 import { toHistory } from '../../main/gateway/history.js';
 import { openLatest, shownPart } from '../../main/gateway/methods/session-open.js';
 import { compactionLine, headerLine, loadTranscript, messageLine, toolResultsLine, TranscriptVersionError } from '../../main/sessions/transcript.js';
-import { loadTranscriptTail } from '../../main/sessions/transcript-tail.js';
+import { loadTranscriptTail, nextChunk } from '../../main/sessions/transcript-tail.js';
 import { mulberry32 } from '../support/prng.js';
 
 let tmp: string;
@@ -183,5 +183,18 @@ describe('reading a transcript from its end gives what a full read gives', () =>
     await writeFile(file, transcript(3, SHAPES[0]![1]).text);
     await expect(loadTranscriptTail(file, () => true, { end: 5 })).rejects.toThrow(/not the start of a line/);
     await expect(loadTranscriptTail(file, () => true, { end: 10_000_000 })).rejects.toThrow(/shorter/);
+  });
+
+  it.each([
+    // parsed bytes, messages read, expected, bytes read → next read
+    [64_000, 0, 4002, 64_000, 64_000], // no message yet: doubling
+    [64_000, 100, undefined, 64_000, 64_000], // nothing expected: doubling
+    [64_000, 4002, 4002, 64_000, 64_000], // enough read (the caller's rule decides): doubling
+    [64_000, 250, 4002, 64_000, Math.ceil((3752 * 64_000 * 1.2) / 250)], // the missing messages at the size read so far
+    [64_000, 4000, 4002, 64_000, 32_000], // two short: never under half of what was read
+    [10, 1, 3, 10, 24],
+    [0, 0, undefined, 0, 1], // always some progress
+  ] as const)('next read after %i bytes with %i messages, %s expected, %i read → %i', (parsed, messages, expected, read, next) => {
+    expect(nextChunk(parsed, messages, expected, read)).toBe(next);
   });
 });

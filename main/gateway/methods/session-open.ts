@@ -73,7 +73,7 @@ export async function openLatest(
       const at = activeRunIndex(messages, snapshot);
       return at !== -1 && at > limit; // the run's message is read, and one more than the part shown before it
     },
-    opts,
+    { ...opts, expect: limit + 2 },
   );
   const part = shownPart(tail, snapshot, limit, opts.end !== undefined);
   const omitted = tail.messagesBefore + part.first;
