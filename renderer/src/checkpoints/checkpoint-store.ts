@@ -75,28 +75,31 @@ export function checkpointFor(turn: Pick<UserTurn, 'runId' | 'ts' | 'text'>, lis
   );
 }
 
-const positions = new WeakMap<readonly Turn[], Map<string, number>>();
 /** Where a turn stood, as firstItemIndex + its position: still true after earlier turns are put above it. */
 const hints = new WeakMap<Turn, number>();
+/** Turns arrays whose turns all have their place in `hints`. */
+const indexed = new WeakSet<readonly Turn[]>();
 
 /**
  * Where a turn stands. Each message on screen asks whenever the turns change — every streamed frame, every piece
- * of a long chat's earlier part — so the answer must not cost a walk of the whole chat each time: a turn's last
- * position is remembered (counted from the list's first index, which moves with what is put above), the live turn
- * (a new object every frame) is found at the end, and only otherwise are the turns indexed, once per array.
+ * of a long chat's earlier part — so the answer must not cost a walk of the whole chat each time: each turn's
+ * position is remembered, counted from the list's first index (which moves with what is put above, so the
+ * position stays true), and checked; the live turn (a new object every frame) is found at the end; only a turn
+ * not seen yet has the whole array indexed, once per array.
  */
 function positionOf(turns: readonly Turn[], turn: Turn, first: number): number {
-  const hint = hints.get(turn);
-  if (hint !== undefined && turns[hint - first] === turn) return hint - first;
+  const known = (): number => {
+    const hint = hints.get(turn);
+    return hint !== undefined && turns[hint - first] === turn ? hint - first : -1;
+  };
+  let at = known();
+  if (at >= 0) return at;
   for (let i = turns.length - 1; i >= Math.max(0, turns.length - 3); i--) if (turns[i]!.id === turn.id) return i;
-  let map = positions.get(turns);
-  if (!map) {
-    map = new Map(turns.map((t, i) => [t.id, i]));
-    positions.set(turns, map);
-  }
-  const at = map.get(turn.id) ?? -1;
-  if (at >= 0 && turns[at] === turn) hints.set(turn, at + first);
-  return at;
+  if (indexed.has(turns)) return turns.findIndex((t) => t.id === turn.id); // another object of that id (a moment's lag)
+  turns.forEach((t, i) => hints.set(t, i + first));
+  indexed.add(turns);
+  at = known();
+  return at >= 0 ? at : turns.findIndex((t) => t.id === turn.id);
 }
 
 /** The user message an assistant turn answers (the nearest user turn before it); `first`: the list's first index. */

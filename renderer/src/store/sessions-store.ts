@@ -205,17 +205,25 @@ function listShown(): Promise<void> {
  */
 function loadEarlier(sessionKey: string, token: number): Promise<void> {
   if (earlierLoading?.token === token) return earlierLoading.done;
+  // the next piece is asked for as soon as a piece names where it starts, so the gateway reads it while this
+  // window takes in the one before
+  const ask = (before: { sessionId: string; offset: number }) => {
+    const answer = api().request('sessions.open', { sessionKey, before, limit: earlierAsked === token ? EARLIER_PIECE_ASKED : EARLIER_PIECE });
+    answer.catch(() => undefined); // awaited below, unless the chat was left first
+    return answer;
+  };
   const done = (async () => {
     try {
-      for (let piece = 0; ; piece++) {
-        const point = earlierPoint?.token === token ? earlierPoint.before : undefined;
-        if (!point || useSessions.getState().omitted === 0) return;
-        const limit = earlierAsked === token ? EARLIER_PIECE_ASKED : EARLIER_PIECE;
-        const earlier = await api().request('sessions.open', { sessionKey, before: point, limit });
+      const first = earlierPoint?.token === token ? earlierPoint.before : undefined;
+      if (!first || useSessions.getState().omitted === 0) return;
+      let next: ReturnType<typeof ask> | undefined = ask(first);
+      for (let piece = 0; next; piece++) {
+        const earlier: Awaited<ReturnType<typeof ask>> = await next;
         if (token !== openToken || useChat.getState().sessionKey !== sessionKey) return;
+        earlierPoint = earlier.omitted > 0 && earlier.earlier ? { token, before: earlier.earlier } : undefined;
+        next = earlierPoint ? ask(earlierPoint.before) : undefined;
         const older = historyToTurns(earlier.history, `e${piece}-`);
         useChat.setState((s) => ({ turns: [...older, ...s.turns], firstItemIndex: (s.firstItemIndex ?? FIRST_INDEX) - older.length }));
-        earlierPoint = earlier.omitted > 0 && earlier.earlier ? { token, before: earlier.earlier } : undefined;
         useSessions.setState({ omitted: earlierPoint ? earlier.omitted : 0 });
       }
     } catch (err) {
