@@ -170,7 +170,7 @@ let earlierPoint: { token: number; before: { sessionId: string; offset: number }
  * answer is its own task, so the view keeps painting in between). Larger once the person asks for the earlier part
  * (Ctrl+Home, find): fewer round trips to the first message.
  */
-export const EARLIER_PIECE = 1000;
+export const EARLIER_PIECE = 2000;
 const EARLIER_PIECE_ASKED = 4000;
 /** The person asked for the earlier part of the chat opened with this token. */
 let earlierAsked = -1;
