@@ -23,11 +23,11 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { abortPack, newPackId } from './objects.js';
-import type { Prepared } from './prepare.js';
+import type { Prepared, PrepareInput } from './prepare.js';
 import type { CheckpointStore } from './store.js';
+import { EARLY_CAPTURE_KEY, PREFETCH_MIN_ENTRIES, type EarlyCapture } from './early.js';
 
-/** Entries below which a folder is walked at the gate (≈ 25 ms of walk: about what a worker's start costs). */
-export const PREFETCH_MIN_ENTRIES = 2000;
+export { PREFETCH_MIN_ENTRIES } from './early.js';
 
 /** What the prefetcher needs of a worker thread (a test may pass its own). */
 export type WorkerLike = Pick<Worker, 'postMessage' | 'on' | 'terminate' | 'ref' | 'unref'>;
@@ -55,6 +55,20 @@ export function spawnCheckpointWorker(): WorkerLike | undefined {
 
 /** The key of a capture started before its run (startEarly). */
 const EARLY = '\0early';
+/** The capture the bin started before the bundle loaded (early.ts), until startEarly claims or refuses it. */
+const ADOPTED = '\0adopted';
+
+/** The early capture the bin left (taken once: the first prefetcher of the process adopts it). */
+function takeEarlyCapture(): EarlyCapture | undefined {
+  const g = globalThis as Record<string, unknown>;
+  const early = g[EARLY_CAPTURE_KEY] as EarlyCapture | undefined;
+  delete g[EARLY_CAPTURE_KEY];
+  return early;
+}
+
+/** The fields of a capture's input that decide what it captures (the same ones: the same checkpoint). */
+const inputKey = (i: Pick<PrepareInput, 'dir' | 'root' | 'limits' | 'exclude' | 'racyMs'>) =>
+  JSON.stringify([i.dir, i.root, i.limits.maxFileBytes, i.limits.maxTotalBytes, i.exclude, i.racyMs ?? null]);
 
 interface Job {
   resolve: (p: Prepared) => void;
@@ -83,7 +97,32 @@ export class CheckpointPrefetcher {
   private readonly jobs = new Map<number, Job>();
   private readonly runs = new Map<string, RunPrefetch>();
 
-  constructor(private readonly o: PrefetchOptions) {}
+  /** The input of the adopted early capture (compared with the gateway's own in startEarly). */
+  private earlyInput: PrepareInput | undefined;
+
+  constructor(private readonly o: PrefetchOptions) {
+    if (!o.spawn) this.adopt(takeEarlyCapture());
+  }
+
+  /**
+   * Takes over the worker the bin started (early.ts) and its capture in flight (job 0): kept under ADOPTED until
+   * startEarly says whether it is the capture the gateway would make (else it is thrown away, its pack removed).
+   */
+  private adopt(early: EarlyCapture | undefined): void {
+    if (!early) return;
+    if (early.failed) {
+      void early.worker.terminate();
+      abortPack(this.o.store.packsDir, early.input.packId);
+      return;
+    }
+    for (const [event, listener] of Object.entries(early.listeners)) early.worker.off(event, listener);
+    const result = new Promise<Prepared>((resolve, reject) => this.jobs.set(0, { resolve, reject, packId: early.input.packId }));
+    this.listen(early.worker);
+    early.worker.ref(); // job 0 in flight
+    this.earlyInput = { ...early.input };
+    this.runs.set(ADOPTED, { root: early.input.root, result: result.catch(() => undefined) });
+    for (const m of early.messages) early.worker.emit('message', m);
+  }
 
   private ensureWorker(): WorkerLike | undefined {
     if (this.worker || this.off) return this.worker;
@@ -92,6 +131,12 @@ export class CheckpointPrefetcher {
       this.off = true;
       return undefined;
     }
+    this.listen(w);
+    return w;
+  }
+
+  /** Answers, failures and exit of the worker `w`, which becomes this prefetcher's worker. */
+  private listen(w: WorkerLike): void {
     w.on('message', (m: { id: number; ok: boolean; prepared?: Prepared; error?: string }) => {
       const job = this.jobs.get(m.id);
       if (!job) return;
@@ -114,7 +159,6 @@ export class CheckpointPrefetcher {
     w.on('exit', (code: number) => fail(new Error(`exit code ${code}`)));
     w.unref();
     this.worker = w;
-    return w;
   }
 
   /** Rejects every job in flight and removes their temporary packs (the worker is gone or going). */
@@ -131,6 +175,7 @@ export class CheckpointPrefetcher {
    * early (`startEarly`, the CLI) for the same folder becomes this run's.
    */
   start(runId: string, root: string): boolean {
+    if (runId === EARLY && this.claimAdopted(root)) return true;
     const early = this.runs.get(EARLY);
     if (early && runId !== EARLY) {
       this.runs.delete(EARLY);
@@ -158,6 +203,22 @@ export class CheckpointPrefetcher {
     }
     this.runs.set(runId, { root, result: result.catch(() => undefined) });
     return true;
+  }
+
+  /**
+   * The adopted early capture becomes the coming turn's when it was asked for exactly what the gateway captures now
+   * (true); else it is thrown away (false) and the caller starts its own.
+   */
+  private claimAdopted(root: string): boolean {
+    const adopted = this.runs.get(ADOPTED);
+    if (!adopted) return false;
+    this.runs.delete(ADOPTED);
+    if (this.earlyInput && inputKey(this.earlyInput) === inputKey(this.o.store.prepareInput(root)) && !this.runs.has(EARLY)) {
+      this.runs.set(EARLY, adopted);
+      return true;
+    }
+    this.discard(adopted);
+    return false;
   }
 
   /**
