@@ -41,7 +41,7 @@ const writePointer = (home: string, root: string, entries: number) => {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ root, tree: 'a'.repeat(64), entries }));
 };
-const fields = (i: Pick<EarlyInput, 'dir' | 'root' | 'limits' | 'exclude'>) => ({
+const fields = (i: { dir: string; root: string; limits: EarlyInput['limits']; exclude: readonly string[] }) => ({
   dir: i.dir,
   root: i.root,
   maxFileBytes: i.limits.maxFileBytes,
