@@ -85,7 +85,10 @@ const DOT_PART = /(?:^|\/)\.{0,2}(?:\/|$)/;
  * name a snapshot lists and every path a restore loads) for what git checks in is_hfs_dotgit / is_ntfs_dotgit.
  */
 export function isDotGit(name: string): boolean {
-  return DOT_GIT_NAME.test(name) || (process.platform === 'win32' && name.toLowerCase() === 'git~1');
+  if (process.platform === 'win32' && name.toLowerCase() === 'git~1') return true;
+  // Every spelling starts with "." or an ignorable code point (all from U+200C up): most names stop here.
+  const c = name.charCodeAt(0);
+  return (c === 0x2e || c >= 0x200c) && DOT_GIT_NAME.test(name);
 }
 
 const HASH = /^[0-9a-f]{64}$/;

@@ -319,6 +319,8 @@ describe('.git in every spelling', () => {
     ['.git ', true],
     ['.g\u200cit', true],
     ['\ufeff.git', true],
+    ['\u200e.GIT', true],
+    ['x.git', false],
     ['.gitignore', false],
     ['.github', false],
     ['git', false],
