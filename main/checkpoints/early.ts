@@ -15,13 +15,12 @@
  * not turned off in config.json, no interrupted operation waits in the store's journal, and the message is not a
  * gateway command (`/stop`, `/model …`: no model call, no tool).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { homeFrom } from '../cli/home.js';
-import { keyHash } from './layout.js';
 
 /** Entries below which a folder is walked at the gate (≈ 25 ms of walk: about what a worker's start costs). */
 export const PREFETCH_MIN_ENTRIES = 2000;
@@ -50,6 +49,12 @@ export interface EarlyCapture {
 }
 
 export const EARLY_CAPTURE_KEY = '__agentdeskEarlyCheckpoint';
+
+/**
+ * layout.ts's keyHash, here so that this entry imports no chunk of the app (the bin loads it on every `agent` turn;
+ * each module an ES import loads costs start-up). The unit test finds a pointer layout.ts names.
+ */
+const keyHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);
 
 /** A temporary pack id (objects.ts's format, so garbage collection knows it). */
 const packIdNow = () => `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
