@@ -7,9 +7,10 @@
  *   transcripts present; a missing index with transcripts present is rebuilt too.
  * - An index written by a newer version is never overwritten (IndexVersionError).
  * - Several processes may share one folder (the app and CLI runs): every mutation holds the cross-process lock
- *   `sessions.json.lock` (file-lock.ts: a killed holder's lock is taken over at once), re-reads the file (unless it is still the
- *   one this process last read or wrote: same inode, size and mtime), applies its change to what is on disk now (so another
- *   process's entries are merged, never overwritten by a stale copy) and renames atomically.
+ *   `sessions.json.lock` (file-lock.ts: a killed holder's lock is taken over at once), re-reads the file, applies its change to what is on
+ *   disk now (so another process's entries are merged, never overwritten by a stale copy) and renames atomically.
+ *   A file whose text is the one this process last read or wrote is not parsed and checked again (a turn writes
+ *   the index two or three times; with many sessions each parse was the larger part of a write).
  *   Reads take no lock: a rename is atomic, so a reader sees the old or the new index, never a mix.
  */
 import { randomBytes } from 'node:crypto';
@@ -109,6 +110,8 @@ export class IndexStore {
   private swept = false;
   /** The file's stamp when `entries` were read from it or written to it. */
   private readStamp: string | undefined;
+  /** The text `entries` were parsed from or written as. */
+  private entriesText: string | undefined;
 
   constructor(
     readonly dir: string,
@@ -137,14 +140,10 @@ export class IndexStore {
   mutate<T>(fn: (entries: Entries, skipWrite: () => void) => T | Promise<T>): Promise<T> {
     return this.mutex.run('index', () =>
       this.locked(async () => {
-        // Another process may have written since: start from what is on disk — read and checked again unless the
-        // file is still the one this process last read or wrote (every write renames a new file in, so another
-        // process's write changes the stamp; a turn mutates the index two or three times).
-        const stamp = await this.stamp();
-        if (stamp === undefined || stamp !== this.readStamp) this.entries = undefined;
-        if (!this.swept) await this.removeStaleTemps(); // the first write of this process sweeps, as before
-        this.swept = true;
-        const current = await this.load();
+        // Another process may have written since: start from what is on disk (the same text: the same entries).
+        const previous = this.entries;
+        this.entries = undefined;
+        const current = await this.load(previous);
         const draft: Entries = new Map([...current].map(([k, e]) => [k, copyEntry(e)]));
         let skip = false;
         const result = await fn(draft, () => {
@@ -183,6 +182,7 @@ export class IndexStore {
       const parsed = this.parse(text);
       if (parsed.ok) {
         this.readStamp = stamp;
+        this.entriesText = text;
         return (this.entries = parsed.entries);
       }
     }
@@ -192,12 +192,12 @@ export class IndexStore {
     });
   }
 
-  private async load(): Promise<Entries> {
+  /** The index on disk (under the lock). `previous`: the entries this process last had, reused if the text is theirs. */
+  private async load(previous?: Entries): Promise<Entries> {
     if (this.entries) return this.entries;
     await mkdir(this.dir, { recursive: true });
     if (!this.swept) await this.removeStaleTemps();
     this.swept = true;
-    const stamp = await this.stamp();
     let text: string | undefined;
     try {
       text = await readFile(this.file, 'utf8');
@@ -211,13 +211,16 @@ export class IndexStore {
         await this.write(entries);
         this.recovery = { reason: 'index missing', rebuilt: rebuilt.length };
         this.opts.onWarning?.(`${INDEX_FILE} was missing; rebuilt ${rebuilt.length} session(s) from transcripts`);
+      } else {
+        this.entriesText = undefined; // no file: these entries have no text
       }
       this.entries = entries;
       return entries;
     }
+    if (previous && text === this.entriesText) return (this.entries = previous);
     const parsed = this.parse(text);
     if (parsed.ok) {
-      this.readStamp = stamp;
+      this.entriesText = text;
       this.entries = parsed.entries;
       return parsed.entries;
     }
@@ -303,6 +306,7 @@ export class IndexStore {
       throw err;
     }
     this.readStamp = await this.stamp(); // the entries the caller keeps are this file's
+    this.entriesText = body;
   }
 
   /** Temp files left by a crash between write and rename; the real index is still the previous one. */
