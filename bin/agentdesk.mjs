@@ -11,14 +11,13 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   process.exit(0);
 }
 // Node's fetch parses HTTP with llhttp compiled to WebAssembly. V8 runs it first as baseline (Liftoff) code and, once
-// it has parsed a few KB, recompiles it with TurboFan on a helper thread: in a turn with a reply of a few thousand
-// characters that compile is ~28 MB of peak memory (the compiler's working memory) and a helper core busy until
-// exit, for a parser that then has a few hundred events left to read. With 1000x V8's default budget the parser
-// tiers up only in a turn that streams some 100 000 characters or more; measured, a turn of 200 000 or 2 000 000
-// characters costs the same CPU either way. The budget counts WebAssembly code run (roughly bytes), so a plugin's
-// WebAssembly that computes for long still tiers up (README, "Test it": the CLI turn's bench rows). The command line
-// only: the app is one long-lived process.
-setFlagsFromString('--wasm-tiering-budget=1800000000');
+// it has parsed a few KB, recompiles it with TurboFan on a helper thread: ~28 MB of peak memory (the compiler's
+// working memory) and a helper core busy until exit. In a CLI turn that never pays off: measured against the fake
+// server (paired runs), a turn with Liftoff only took 7 % less CPU at 200 000 and at 2 000 000 streamed characters
+// and 22 MB / 6 MB less peak memory, and a short turn ~28 MB less. So the command line keeps WebAssembly at Liftoff
+// (README, "Test it": the CLI turn's bench rows); a plugin's WebAssembly, if one has any, runs as baseline code too.
+// The command line only: the app is one long-lived process.
+setFlagsFromString('--liftoff-only');
 const cli = fileURLToPath(new URL('../out/main/cli.cjs', import.meta.url));
 if (!existsSync(cli)) {
   process.stderr.write('agentdesk: not built yet — run `npm run build` first\n');
