@@ -1,17 +1,39 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+const E2E = 'test/e2e/**/*.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // vitest's default: one file at a time per spare core (one on a 2-core CI machine). Two at a time on 2 cores cut
-    // the suite to ~6.5 min here, but a clean-clone CI run then timed out two Chromium e2e files (a 20 000-message
-    // chat, a 90 s session walk) that pass alone: CI's result matters more than its minutes.
-    maxWorkers: Math.max(1, availableParallelism() - 1),
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Two groups, one after the other (sequence.groupOrder). Most of the suite waits on child processes (CLI,
+    // gateway, fake servers), so it runs two files at a time even on 2 cores (vitest's default there is one).
+    // The Chromium end-to-end files then run one at a time, alone on the machine: at two at a time a clean-clone
+    // CI run timed out two of them (a 20 000-message chat, a 90 s session walk) that pass alone.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          exclude: [E2E],
+          maxWorkers: Math.max(2, availableParallelism() - 1),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'chromium',
+          include: [E2E],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
