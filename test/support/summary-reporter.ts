@@ -1,6 +1,8 @@
 /**
  * Prints one closing line "N passed, N failed, N skipped" after the run, so any CI that reads plain summary
- * lines (not only vitest's own format) sees the counts.
+ * lines (not only vitest's own format) sees the counts — and before it one plain " FAIL  test/…" line per failed
+ * file, without vitest's project label ("node", "chromium"), so a script that picks the failed files out of the
+ * log (to re-run them) finds them.
  */
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -9,7 +11,9 @@ export default class SummaryReporter implements Reporter {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
+    const failedFiles = new Set<string>();
     for (const mod of testModules) {
+      if (mod.state() === 'failed') failedFiles.add(mod.relativeModuleId);
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
@@ -19,6 +23,7 @@ export default class SummaryReporter implements Reporter {
       if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
     }
     failed += unhandledErrors.length;
+    for (const file of failedFiles) process.stdout.write(`\n FAIL  ${file}`);
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
