@@ -131,7 +131,10 @@ const CHUNKS = [16, 4096];
  */
 const COUNT_CHUNKS = [53, 18, 17, 11, 7];
 
-describe('reading a transcript from its end gives what a full read gives', () => {
+// Concurrent (vitest's maxConcurrency, 5): each case has its own file, and most of a case's time is small reads
+// waiting on the file system, which the cases then overlap.
+
+describe.concurrent('reading a transcript from its end gives what a full read gives', () => {
   describe.each(SHAPES)('%s', (_name, shape) => {
     it.each(SEEDS)('seed %i: every limit, chunk size and active run', async (seed) => {
       const { text, users } = transcript(seed, shape);
