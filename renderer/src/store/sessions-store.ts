@@ -146,9 +146,10 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
     mark('history-shown');
     earlierPoint = opened.omitted > 0 && opened.earlier ? { token, before: opened.earlier } : undefined;
     useSessions.setState({ omitted: earlierPoint ? opened.omitted : 0 });
-    // A long chat opens with its latest messages; the earlier part follows, above them (the view stays put), once
-    // the list has shown them: a piece taken in before that would hold up the first paint
-    if (earlierPoint) void listShown().then(() => loadEarlier(sessionKey, token));
+    // A long chat opens with its latest messages; the earlier part follows, above them (the view stays put). It is
+    // asked for at once, but put in only once the list has shown them: a piece taken in before would hold up the
+    // first paint.
+    if (earlierPoint) void loadEarlier(sessionKey, token, listShown());
   } catch (err) {
     if (token === openToken) useChat.setState({ error: `Could not open this chat: ${message(err)}` });
   } finally {
@@ -178,12 +179,13 @@ let earlierAsked = -1;
 let shown: (() => void) | undefined;
 /**
  * The message list calls this once it shows the end of the chat it opened with (react-virtuoso has placed it):
- * the earlier part may come in from then on.
+ * the earlier part may come in once that frame is drawn.
  */
 export const listAtEnd = (): void => {
-  if (!shown) return;
+  const done = shown;
+  if (!done) return;
   mark('list-at-end');
-  shown();
+  requestAnimationFrame(() => setTimeout(done, 0)); // after the frame that draws it
 };
 /** Resolves when the list shows the opened chat's end (at most a second after it is asked: a list not on screen). */
 function listShown(): Promise<void> {
@@ -203,7 +205,7 @@ function listShown(): Promise<void> {
  * piece by piece, latest first — so scrolling up, Ctrl+Home and find reach the first message, and no piece holds
  * the window (or the gateway) for long.
  */
-function loadEarlier(sessionKey: string, token: number): Promise<void> {
+function loadEarlier(sessionKey: string, token: number, shown: Promise<void> = Promise.resolve()): Promise<void> {
   if (earlierLoading?.token === token) return earlierLoading.done;
   // the next piece is asked for as soon as a piece names where it starts, so the gateway reads it while this
   // window takes in the one before
@@ -219,12 +221,14 @@ function loadEarlier(sessionKey: string, token: number): Promise<void> {
       let next: ReturnType<typeof ask> | undefined = ask(first);
       for (let piece = 0; next; piece++) {
         const earlier: Awaited<ReturnType<typeof ask>> = await next;
+        if (piece === 0) await shown;
         if (token !== openToken || useChat.getState().sessionKey !== sessionKey) return;
         earlierPoint = earlier.omitted > 0 && earlier.earlier ? { token, before: earlier.earlier } : undefined;
         next = earlierPoint ? ask(earlierPoint.before) : undefined;
         const older = historyToTurns(earlier.history, `e${piece}-`);
         useChat.setState((s) => ({ turns: [...older, ...s.turns], firstItemIndex: (s.firstItemIndex ?? FIRST_INDEX) - older.length }));
         useSessions.setState({ omitted: earlierPoint ? earlier.omitted : 0 });
+        if (!earlierPoint) mark('earlier-in');
       }
     } catch (err) {
       if (token === openToken) setNotice(`Could not load the earlier messages: ${message(err)}`);
