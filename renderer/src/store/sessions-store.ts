@@ -7,6 +7,7 @@ import { create } from 'zustand';
 import type { AgentEvent, CommandOutcome, SessionSearchHit, SessionSummary, ThinkingLevel } from '../../../preload/contract.js';
 import type { RendererTransport } from '../transport/types.js';
 import { choiceWhileSwitching, defaultModel, flushEvents, mark, runCommand, setCommandHandler, setSessionNavigator, trackNavigation, useChat } from './chat-store.js';
+import { askEarlier, beginEarlier, FIRST_INDEX, setEarlierHost } from './earlier-part.js';
 import { applyEvents, historyToTurns } from './reduce.js';
 import type { Turn } from './types.js';
 
@@ -93,6 +94,17 @@ const api = () => {
 };
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 const setNotice = (notice: string | undefined, info = false) => useSessions.setState({ notice, noticeInfo: info });
+setEarlierHost({
+  request: (sessionKey, before, limit) => api().request('sessions.open', { sessionKey, before, limit }),
+  current: (token, sessionKey) => token === openToken && useChat.getState().sessionKey === sessionKey,
+  omitted: () => useSessions.getState().omitted,
+  setOmitted: (omitted) => useSessions.setState({ omitted }),
+  failed: (token, err) => {
+    if (token === openToken) setNotice(`Could not load the earlier messages: ${message(err)}`);
+  },
+});
+/** The list's first index and its end report, for the message list (they belong to the earlier part's loading). */
+export { FIRST_INDEX, listAtEnd } from './earlier-part.js';
 
 export async function refreshSessions(): Promise<void> {
   try {
@@ -144,12 +156,10 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
     }
     useChat.setState({ turns, firstItemIndex: FIRST_INDEX });
     mark('history-shown');
-    earlierPoint = opened.omitted > 0 && opened.earlier ? { token, before: opened.earlier } : undefined;
-    useSessions.setState({ omitted: earlierPoint ? opened.omitted : 0 });
-    // A long chat opens with its latest messages; the earlier part follows, above them (the view stays put). It is
-    // asked for at once, but put in only once the list has shown them: a piece taken in before would hold up the
-    // first paint.
-    if (earlierPoint) void loadEarlier(sessionKey, token, listShown());
+    const before = opened.omitted > 0 ? opened.earlier : undefined;
+    useSessions.setState({ omitted: before ? opened.omitted : 0 });
+    // A long chat opens with its latest messages; the earlier part follows, above them (the view stays put).
+    beginEarlier(sessionKey, token, before);
   } catch (err) {
     if (token === openToken) useChat.setState({ error: `Could not open this chat: ${message(err)}` });
   } finally {
@@ -160,92 +170,11 @@ async function openSessionNow(sessionKey: string, limit: number, opts: { keepVie
   }
 }
 
-/** The list's index of its first item (react-virtuoso's firstItemIndex): lowered by what is put above it. */
-export const FIRST_INDEX = 10_000_000;
-let earlierLoading: { token: number; done: Promise<void> } | undefined;
-/** Where the open chat's shown part starts in its transcript (the open's `earlier`), until the earlier part is in. */
-let earlierPoint: { token: number; before: { sessionId: string; offset: number } } | undefined;
-
-/**
- * Messages in each piece of the earlier part: each piece is a short task for the gateway and for the window (each
- * answer is its own task, so the view keeps painting in between). Larger once the person asks for the earlier part
- * (Ctrl+Home, find): fewer round trips to the first message.
- */
-export const EARLIER_PIECE = 2000;
-const EARLIER_PIECE_ASKED = 4000;
-/** The person asked for the earlier part of the chat opened with this token. */
-let earlierAsked = -1;
-
-let shown: (() => void) | undefined;
-/**
- * The message list calls this once it shows the end of the chat it opened with (react-virtuoso has placed it):
- * the earlier part may come in once that frame is drawn.
- */
-export const listAtEnd = (): void => {
-  const done = shown;
-  if (!done) return;
-  mark('list-at-end');
-  requestAnimationFrame(() => setTimeout(done, 0)); // after the frame that draws it
-};
-/** Resolves when the list shows the opened chat's end (at most a second after it is asked: a list not on screen). */
-function listShown(): Promise<void> {
-  shown?.();
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(done, 1000);
-    function done() {
-      clearTimeout(timer);
-      if (shown === done) shown = undefined;
-      resolve();
-    }
-    shown = done;
-  });
-}
-/**
- * The earlier part of a long chat (issue 18 item 18): every message before those it opened with, put above them
- * piece by piece, latest first — so scrolling up, Ctrl+Home and find reach the first message, and no piece holds
- * the window (or the gateway) for long.
- */
-function loadEarlier(sessionKey: string, token: number, shown: Promise<void> = Promise.resolve()): Promise<void> {
-  if (earlierLoading?.token === token) return earlierLoading.done;
-  // the next piece is asked for as soon as a piece names where it starts, so the gateway reads it while this
-  // window takes in the one before
-  const ask = (before: { sessionId: string; offset: number }) => {
-    const answer = api().request('sessions.open', { sessionKey, before, limit: earlierAsked === token ? EARLIER_PIECE_ASKED : EARLIER_PIECE });
-    answer.catch(() => undefined); // awaited below, unless the chat was left first
-    return answer;
-  };
-  const done = (async () => {
-    try {
-      const first = earlierPoint?.token === token ? earlierPoint.before : undefined;
-      if (!first || useSessions.getState().omitted === 0) return;
-      let next: ReturnType<typeof ask> | undefined = ask(first);
-      for (let piece = 0; next; piece++) {
-        const earlier: Awaited<ReturnType<typeof ask>> = await next;
-        if (piece === 0) await shown;
-        if (token !== openToken || useChat.getState().sessionKey !== sessionKey) return;
-        earlierPoint = earlier.omitted > 0 && earlier.earlier ? { token, before: earlier.earlier } : undefined;
-        next = earlierPoint ? ask(earlierPoint.before) : undefined;
-        const older = historyToTurns(earlier.history, `e${piece}-`);
-        useChat.setState((s) => ({ turns: [...older, ...s.turns], firstItemIndex: (s.firstItemIndex ?? FIRST_INDEX) - older.length }));
-        useSessions.setState({ omitted: earlierPoint ? earlier.omitted : 0 });
-        if (!earlierPoint) mark('earlier-in');
-      }
-    } catch (err) {
-      if (token === openToken) setNotice(`Could not load the earlier messages: ${message(err)}`);
-    }
-  })().finally(() => {
-    if (earlierLoading?.token === token) earlierLoading = undefined;
-  });
-  earlierLoading = { token, done };
-  return done;
-}
-
 /** Loads the earlier part of the open chat now, if it is not loaded yet (Ctrl+Home, find, the Earlier bar). */
 export async function showEarlier(): Promise<void> {
   const sessionKey = useChat.getState().sessionKey;
   if (!sessionKey || useSessions.getState().omitted === 0) return;
-  earlierAsked = openToken;
-  await loadEarlier(sessionKey, openToken);
+  await askEarlier(sessionKey, openToken);
 }
 
 const isEmpty = (key: string) => {
