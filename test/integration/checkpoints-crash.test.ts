@@ -10,28 +10,20 @@
  * 3 kills of each by default, 12 with AGENTDESK_SLOW_TESTS=1. The seed is printed; AGENTDESK_CRASH_SEED=N replays.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
 import { ROOT } from '../support/cli.js';
 import { mulberry32 } from '../support/prng.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const SLOW = process.env.AGENTDESK_SLOW_TESTS === '1';
 const KILLS = SLOW ? 12 : 3;
 const SEED = Number(process.env.AGENTDESK_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const STALE = 2000;
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-const tmp = (p: string) => {
-  const d = mkdtempSync(path.join(tmpdir(), `agentdesk-cpk-${p}-`));
-  made.push(d);
-  return d;
-};
+const tmp = tempDirs('cpk');
 
 function readState(root: string, rel = ''): Record<string, string> {
   const out: Record<string, string> = {};

@@ -9,27 +9,19 @@
  * - The prefetcher takes the capture only when the inputs are the same; otherwise it is thrown away (its temporary
  *   pack removed) and the capture is prepared again on the same thread. Never claimed: removed at close.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EARLY_CAPTURE_KEY, earlyInput, type EarlyCapture, type EarlyInput } from '../../main/checkpoints/early.js';
 import { settingsFrom } from '../../main/checkpoints/open.js';
 import { pointerFile } from '../../main/checkpoints/prepare.js';
 import { CheckpointPrefetcher } from '../../main/checkpoints/prefetch.js';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
 import { parseConfig } from '../../main/engine/config/load.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-const tmp = (p: string) => {
-  const d = mkdtempSync(path.join(tmpdir(), `agentdesk-cpe-${p}-`));
-  made.push(d);
-  return d;
-};
+const tmp = tempDirs('cpe');
 
 /** The store of `home` as the gateway opens it (open.ts). */
 const gatewayStore = (home: string, configText = '') => {

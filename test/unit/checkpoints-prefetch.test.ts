@@ -10,25 +10,17 @@
  * - Another run changing the folder in between: the prepared capture is thrown away and the folder captured at the
  *   gate. A worker that fails: every capture is taken at the gate, as without it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../preload/contract.js';
 import { createCheckpointGate, type RunInfo } from '../../main/checkpoints/gate.js';
 import { CheckpointPrefetcher, type WorkerLike } from '../../main/checkpoints/prefetch.js';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-const tmp = (p: string) => {
-  const d = mkdtempSync(path.join(tmpdir(), `agentdesk-cpp-${p}-`));
-  made.push(d);
-  return d;
-};
+const tmp = tempDirs('cpp');
 
 const WORKER_SOURCE = new URL('../../main/checkpoints/checkpoint-worker.ts', import.meta.url).href;
 /** The worker from its TypeScript source (tsx registered in the thread first). */

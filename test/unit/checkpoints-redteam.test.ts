@@ -12,11 +12,10 @@
  *   past its pack's end, a journal moving a tree to another folder — refused cleanly, the folder untouched.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyTree } from '../../main/checkpoints/apply.js';
 import { captureTree } from '../../main/checkpoints/capture.js';
 import { appendLog, readLog, type CheckpointRecord } from '../../main/checkpoints/log.js';
@@ -27,16 +26,9 @@ import { CheckpointStore, DEFAULT_CHECKPOINT_SETTINGS } from '../../main/checkpo
 import { badEntryPath, isDotGit, treeId, treeProblem, type TreeEntry } from '../../main/checkpoints/tree.js';
 import { WorkspaceFs } from '../../main/checkpoints/workspace-fs.js';
 import { mkfifoSync } from '../support/mkfifo.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-const tmp = (prefix: string) => {
-  const d = mkdtempSync(path.join(tmpdir(), `agentdesk-cprt-${prefix}-`));
-  made.push(d);
-  return d;
-};
+const tmp = tempDirs('cprt');
 const write = (root: string, rel: string, text: string) => {
   mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   writeFileSync(path.join(root, rel), text);

@@ -3,24 +3,16 @@
  * caps listed as skipped), the stat cache (unchanged files are not read again), a damaged store refusing a restore
  * before any file changes, garbage collection, and the person's .git never touched.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pruneRecords } from '../../main/checkpoints/retention.js';
 import type { CheckpointRecord, LogRecord, RestoreRecord } from '../../main/checkpoints/log.js';
 import { CheckpointStore, DEFAULT_CHECKPOINT_SETTINGS } from '../../main/checkpoints/store.js';
 import { diffTrees, summarizeChanges, type TreeEntry } from '../../main/checkpoints/tree.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-const tmp = (prefix: string) => {
-  const d = mkdtempSync(path.join(tmpdir(), `agentdesk-cps-${prefix}-`));
-  made.push(d);
-  return d;
-};
+const tmp = tempDirs('cps');
 const write = (root: string, rel: string, text: string) => {
   mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   writeFileSync(path.join(root, rel), text);

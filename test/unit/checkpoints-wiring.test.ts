@@ -3,10 +3,9 @@
  * for read-only tools; a failing gate never fails the call), the gate takes one snapshot per run and none for a
  * subagent's run or with checkpoints off, and the conversation-branch helpers (tables).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../preload/contract.js';
 import { createCheckpointGate, labelOf } from '../../main/checkpoints/gate.js';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
@@ -17,16 +16,9 @@ import { createRunEmitter } from '../../main/engine/stream/run-emitter.js';
 import { findTurnMessage, linesBeforeMessage } from '../../main/sessions/branch.js';
 import { createWorkspaceTools } from '../../main/tools/index.js';
 import type { Tool } from '../../main/tools/types.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-const tmp = (p: string) => {
-  const d = mkdtempSync(path.join(tmpdir(), `agentdesk-cpw-${p}-`));
-  made.push(d);
-  return d;
-};
+const tmp = tempDirs('cpw');
 
 function harness(gate: HookRunner['checkpoint'], approve = true) {
   const ws = tmp('ws');
