@@ -36,27 +36,23 @@ export interface CaptureStats {
 }
 
 interface Lookup {
-  /** Files of the previous tree by path (the stat cache). */
-  cache: Map<string, TreeEntry>;
-  /** Every path of the previous tree. */
-  known: Set<string>;
+  /** Every entry of the previous tree by path: its files are the stat cache, its paths the known ones (scan.ts). */
+  byPath: Map<string, TreeEntry>;
   /** Its .gitignore files that were not racy when it was taken. */
   gitignores: Map<string, TreeEntry>;
 }
 
-const EMPTY: Lookup = { cache: new Map(), known: new Set(), gitignores: new Map() };
+const EMPTY: Lookup = { byPath: new Map(), gitignores: new Map() };
 /** Built once per tree object: the app keeps its last tree, so its next snapshot does not rebuild 10 000 entries. */
 const lookups = new WeakMap<Tree, Lookup>();
 
 function lookupOf(tree: Tree, trustBefore: number): Lookup {
   const hit = lookups.get(tree);
   if (hit) return hit;
-  const l: Lookup = { cache: new Map(), known: new Set(), gitignores: new Map() };
+  const l: Lookup = { byPath: new Map(), gitignores: new Map() };
   for (const e of tree.entries) {
-    l.known.add(e.p);
-    if (e.k !== 'f') continue;
-    l.cache.set(e.p, e);
-    if ((e.p === '.gitignore' || e.p.endsWith('/.gitignore')) && e.mt! < trustBefore) l.gitignores.set(e.p, e);
+    l.byPath.set(e.p, e);
+    if (e.k === 'f' && (e.p === '.gitignore' || e.p.endsWith('/.gitignore')) && e.mt! < trustBefore) l.gitignores.set(e.p, e);
   }
   lookups.set(tree, l);
   return l;
@@ -67,8 +63,8 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
   const takenAt = now();
   const racyMs = opts.racyMs ?? DEFAULT_RACY_MS;
   const trustBefore = (opts.previous?.takenAt ?? 0) - racyMs;
-  const { cache, known, gitignores } = opts.previous && opts.previous.root === root ? lookupOf(opts.previous, trustBefore) : EMPTY;
-  const scan = await scanWorkspace(root, opts.limits, opts.exclude, opts.previous?.root === root ? { has: (p) => known.has(p), gitignores } : undefined);
+  const { byPath, gitignores } = opts.previous && opts.previous.root === root ? lookupOf(opts.previous, trustBefore) : EMPTY;
+  const scan = await scanWorkspace(root, opts.limits, opts.exclude, opts.previous?.root === root ? { has: (p) => byPath.has(p), gitignores } : undefined);
   const stats: CaptureStats = { read: 0, bytesRead: 0 };
   const entries: TreeEntry[] = [];
   const skipped: SkippedEntry[] = [...scan.skipped];
@@ -80,10 +76,10 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
         entries.push(e);
         continue;
       }
-      const c = cache.get(e.p);
+      const c = byPath.get(e.p);
       // The previous tree of a workspace is a root of garbage collection, so every content it names is in the store:
       // a hit needs no look at the pack indexes (a snapshot does not load them at all).
-      if (c && c.h && c.s === e.s && c.mt === e.mt && c.ct === e.ct && c.ino === e.ino && c.mt! < trustBefore) {
+      if (c && c.k === 'f' && c.h && c.s === e.s && c.mt === e.mt && c.ct === e.ct && c.ino === e.ino && c.mt! < trustBefore) {
         e.h = c.h;
         entries.push(e);
         continue;

@@ -8,10 +8,11 @@
  * Synchronous fs calls in a loop that yields to the event loop every few milliseconds: ~3× faster than the
  * promise API for 10 000 small files (no thread-pool hop per call), without stalling the gateway that runs it.
  */
-import { lstatSync, readdirSync, readlinkSync, type Dirent } from 'node:fs';
+import { readdirSync, readlinkSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ignore } from 'ignore';
 import path from 'node:path';
+import { isDir, isFile, isLink, lstatFields, type LstatFields } from './lstat-fields.js';
 import { isDotGit, type SkippedEntry, type TreeEntry } from './tree.js';
 import { WorkspaceFs } from './workspace-fs.js';
 
@@ -95,7 +96,14 @@ export function yielder(sliceMs = 15): () => Promise<void> | undefined {
 export async function scanWorkspace(root: string, limits: ScanLimits, exclude: readonly string[] = [], known?: KnownPaths): Promise<ScanResult> {
   const entries: TreeEntry[] = [];
   const skipped: SkippedEntry[] = [];
-  const excluded = new Set(exclude.map((p) => path.resolve(p)));
+  // Excluded names by the folder they are in: one look per folder, not a path built for every entry.
+  const excluded = new Map<string, Set<string>>();
+  for (const p of exclude) {
+    const abs = path.resolve(p);
+    const parent = path.dirname(abs);
+    if (!excluded.has(parent)) excluded.set(parent, new Set());
+    excluded.get(parent)!.add(path.basename(abs));
+  }
   const known0 = known;
   const pause = yielder();
   const ignore = loadIgnore();
@@ -114,6 +122,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       if (dirRel !== '') skipped.push({ p: dirRel, reason: 'unreadable' });
       return;
     }
+    const excludedHere = excluded.get(real);
     let rules = inherited;
     const giRel = dirRel === '' ? '.gitignore' : `${dirRel}/.gitignore`;
     const hasGitignore = dirents.some((d) => d.name === '.gitignore' && d.isFile());
@@ -123,7 +132,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       if (hasGitignore !== (prev !== undefined)) known = false;
       else if (prev) {
         try {
-          const st = lstatSync(`${abs}/.gitignore`);
+          const st = lstatFields(`${abs}/.gitignore`);
           known = st.size === prev.s && st.mtimeMs === prev.mt && st.ctimeMs === prev.ct && st.ino === prev.ino;
         } catch {
           known = false;
@@ -143,22 +152,22 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       if (wait) await wait;
       if (isAlwaysSkipped(d.name)) continue;
       const rel = dirRel === '' ? d.name : `${dirRel}/${d.name}`;
-      if (excluded.has(`${real}${path.sep}${d.name}`)) continue;
+      if (excludedHere?.has(d.name)) continue;
       if (rules.length > 0 && !(known && known0!.has(rel)) && ignoredBy(rules, rel, d.isDirectory())) continue;
       // Stat by the plain path (a /proc/self/fd path costs twice as much per name): if a racer swapped this folder
       // for a link since it was listed, what that finds outside is only metadata — a folder is entered, a file read
       // and a link's text read through WorkspaceFs, which refuses a path with a link on the way.
       let full = `${real}/${d.name}`;
-      let st;
+      let st: LstatFields;
       try {
-        st = lstatSync(full);
+        st = lstatFields(full);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         // Deeper than PATH_MAX by its full path: reached from its folder's descriptor instead (a short path).
         const near = code === 'ENAMETOOLONG' ? fs.at(rel) : undefined;
         try {
           if (near === undefined) throw err;
-          st = lstatSync(near);
+          st = lstatFields(near);
           full = near;
         } catch {
           // A name that is not UTF-8 arrives with U+FFFD in it and names nothing: listed, not silently lost.
@@ -167,10 +176,10 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
         }
       }
       const mode = st.mode & 0o7777;
-      if (st.isDirectory()) {
+      if (isDir(st.mode)) {
         entries.push({ p: rel, k: 'd', m: mode });
         await walk(rel, rules, known);
-      } else if (st.isSymbolicLink()) {
+      } else if (isLink(st.mode)) {
         let target: string;
         try {
           const safe = fs.at(rel);
@@ -181,7 +190,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
           continue;
         }
         entries.push({ p: rel, k: 'l', m: mode, t: target });
-      } else if (st.isFile()) {
+      } else if (isFile(st.mode)) {
         if (st.size > limits.maxFileBytes) {
           skipped.push({ p: rel, reason: 'too-large', size: st.size });
         } else if (total + st.size > limits.maxTotalBytes) {

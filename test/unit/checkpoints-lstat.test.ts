@@ -1,0 +1,78 @@
+/**
+ * X2 lstat-fields.ts: the fast lstat gives exactly what fs.lstatSync gives (or is not used), and a snapshot's walk
+ * finds the same tree with it and without it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { chmodSync, lstatSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isDir, isFile, isLink, lstatFields, probeRawLstat, resetLstatProbe } from '../../main/checkpoints/lstat-fields.js';
+import { scanWorkspace } from '../../main/checkpoints/scan.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const tmp = tempDirs('cp-lstat');
+
+function workspace(): string {
+  const ws = tmp('ws');
+  mkdirSync(path.join(ws, 'src'));
+  writeFileSync(path.join(ws, 'src', 'a.txt'), 'a');
+  writeFileSync(path.join(ws, 'b.sh'), '#!/bin/sh\n');
+  chmodSync(path.join(ws, 'b.sh'), 0o755);
+  utimesSync(path.join(ws, 'src', 'a.txt'), 1_700_000_000.123456, 1_700_000_000.987654);
+  symlinkSync('src/a.txt', path.join(ws, 'link'));
+  writeFileSync(path.join(ws, '.gitignore'), 'ignored/\n');
+  mkdirSync(path.join(ws, 'ignored'));
+  writeFileSync(path.join(ws, 'ignored', 'x'), 'x');
+  return ws;
+}
+
+afterEach(() => resetLstatProbe());
+
+describe('lstatFields', () => {
+  it('gives what lstatSync gives, for a folder, a file (sub-ms times), an executable and a symlink (not followed)', () => {
+    const ws = workspace();
+    for (const rel of ['', 'src', 'src/a.txt', 'b.sh', 'link']) {
+      const p = path.join(ws, rel);
+      const st = lstatSync(p);
+      const f = lstatFields(p);
+      expect(f, rel).toEqual({ mode: st.mode, size: st.size, ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
+      expect([isDir(f.mode), isFile(f.mode), isLink(f.mode)], rel).toEqual([st.isDirectory(), st.isFile(), st.isSymbolicLink()]);
+    }
+  });
+
+  it('throws with the code lstatSync throws (gone, a name under a file, a name too long)', () => {
+    const ws = workspace();
+    for (const p of [path.join(ws, 'gone'), path.join(ws, 'b.sh', 'x'), path.join(ws, 'n'.repeat(300))]) {
+      let want: unknown;
+      try {
+        lstatSync(p);
+      } catch (err) {
+        want = (err as NodeJS.ErrnoException).code;
+      }
+      expect(want).toBeDefined();
+      expect(() => lstatFields(p)).toThrow(expect.objectContaining({ code: want }));
+    }
+  });
+
+  const good = process.platform === 'win32' ? undefined : (process as unknown as { binding: (n: string) => unknown }).binding('fs');
+  it.each<[string, unknown, boolean]>([
+    ['the binding of this Node (used)', good, process.platform !== 'win32'],
+    ['none', {}, false],
+    ['an lstat that throws', { lstat: () => { throw new Error('no'); } }, false],
+    ['another layout (a plain array)', { lstat: () => [0, 0o40755, 1] }, false],
+    ['wrong numbers', { lstat: () => new Float64Array(36) }, false],
+    ['no error for a missing path', { lstat: (p: string) => ((good as { lstat: (...a: unknown[]) => unknown }).lstat(p.endsWith('no-such-entry') ? '/' : p, false, undefined, true)) }, false],
+  ])('probe: %s', (_name, binding, used) => {
+    expect(probeRawLstat(['/', process.execPath], binding) !== undefined).toBe(used);
+  });
+
+  it('a snapshot walk finds the same entries with the fast lstat and with lstatSync', async () => {
+    const ws = workspace();
+    const limits = { maxFileBytes: 1e9, maxTotalBytes: 1e12 };
+    resetLstatProbe();
+    const fast = await scanWorkspace(ws, limits);
+    resetLstatProbe(false);
+    const plain = await scanWorkspace(ws, limits);
+    expect(fast).toEqual(plain);
+    expect(fast.entries.map((e) => e.p)).toEqual(['.gitignore', 'b.sh', 'link', 'src', 'src/a.txt']);
+  });
+});
