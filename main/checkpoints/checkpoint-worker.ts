@@ -12,7 +12,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import path from 'node:path';
 import { ObjectIndex } from './objects.js';
-import { prepareCapture, type PrepareInput } from './prepare.js';
+import type { PreImage } from './patch.js';
+import { patchPrepared, prepareCapture, type Prepared, type PrepareInput } from './prepare.js';
 import { TreeFiles } from './tree-files.js';
 
 export interface WorkerJob {
@@ -20,17 +21,44 @@ export interface WorkerJob {
   input: PrepareInput;
 }
 
+/** Patches a capture this worker prepared with a copy-on-write change's pre-images (patch.ts): the reply is the new one. */
+export interface PatchJob {
+  id: number;
+  patch: { dir: string; prepared: Prepared; preimages: PreImage[]; patchId: string };
+}
+
 const port = parentPort;
 if (!port) throw new Error('checkpoint-worker runs as a worker thread');
 const trees = new Map<string, TreeFiles>();
 let chain: Promise<void> = Promise.resolve();
+/**
+ * Test hook (the copy-on-write tests through the built CLI, and a kill between a tool's change and its checkpoint's
+ * commit): each capture starts this many ms late. Unset in the product.
+ */
+const HOLD_MS = Number(process.env.AGENTDESK_CHECKPOINT_WORKER_HOLD_MS ?? 0) || 0;
 
-function run(job: WorkerJob): void {
+function treeFilesOf(dir: string): TreeFiles {
+  let treeFiles = trees.get(dir);
+  if (!treeFiles) trees.set(dir, (treeFiles = new TreeFiles(path.join(dir, 'trees'), 4)));
+  return treeFiles;
+}
+
+function run(job: WorkerJob | PatchJob): void {
   chain = chain.then(async () => {
     try {
+      if ('patch' in job) {
+        const { dir, prepared, preimages, patchId } = job.patch;
+        const treeFiles = treeFilesOf(dir);
+        // The capture's tree, kept when it was prepared (never written: its file does not exist, so a miss fails).
+        const patched = patchPrepared(prepared, treeFiles.loadForCache(prepared.treeId), preimages, patchId, treeFiles);
+        treeFiles.keep(patched.treeId, patched.tree!, patched.treeBase);
+        delete patched.tree;
+        port!.postMessage({ id: job.id, ok: true, prepared: patched });
+        return;
+      }
       const dir = job.input.dir;
-      let treeFiles = trees.get(dir);
-      if (!treeFiles) trees.set(dir, (treeFiles = new TreeFiles(path.join(dir, 'trees'), 4)));
+      const treeFiles = treeFilesOf(dir);
+      if (HOLD_MS > 0) await new Promise((r) => setTimeout(r, HOLD_MS));
       // A fresh index (none loaded): contents are deduplicated within this capture only, as in a new CLI process.
       const prepared = await prepareCapture(job.input, { treeFiles, index: new ObjectIndex(path.join(dir, 'packs')), now: Date.now });
       if (prepared.tree) treeFiles.keep(prepared.treeId, prepared.tree, prepared.treeBase);

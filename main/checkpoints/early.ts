@@ -16,7 +16,7 @@
  * gateway command (`/stop`, `/model …`: no model call, no tool).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -99,6 +99,7 @@ export function earlyInput(argv: readonly string[], cwd: string, env: NodeJS.Pro
   }
   const dir = path.join(home, 'checkpoints');
   if (existsSync(path.join(dir, 'journal.json'))) return undefined; // the gateway finishes it first
+  if (pendingRecords(path.join(dir, 'pending'))) return undefined; // a checkpoint to finish (pending.ts): the gateway does it first
   try {
     const pointer = JSON.parse(readFileSync(path.join(dir, 'workspaces', `${keyHash(root)}.json`), 'utf8')) as { entries?: unknown } | null;
     if (typeof pointer?.entries !== 'number' || pointer.entries < PREFETCH_MIN_ENTRIES) return undefined;
@@ -139,5 +140,13 @@ export function startEarlyCapture(argv: readonly string[], workerScript: URL): v
     (globalThis as Record<string, unknown>)[EARLY_CAPTURE_KEY] = early;
   } catch {
     /* no early capture */
+  }
+}
+
+function pendingRecords(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((n) => n.endsWith('.json') && !n.startsWith('tmp-'));
+  } catch {
+    return false;
   }
 }

@@ -5,9 +5,11 @@
  * the child started, and restoring that turn also takes back what the child did.
  */
 import type { AgentEvent } from '../../preload/contract.js';
-import type { CheckpointGate } from '../engine/attempt/checkpoint-step.js';
+import type { CheckpointGate, CheckpointRequestInfo } from '../engine/attempt/checkpoint-step.js';
+import { savePending, type PendingRecord } from './pending.js';
 import type { CheckpointPrefetcher } from './prefetch.js';
-import type { CheckpointStore } from './store.js';
+import { COPY_ON_WRITE_TOOLS, takePreImage, targetOf } from './preimage.js';
+import { newCheckpointId, type CheckpointStore, type SnapshotInput } from './store.js';
 
 export interface RunInfo {
   sessionId: string;
@@ -69,7 +71,9 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
       }
     });
   }
-  return (info) => {
+  /** Copy-on-write commits in flight, by run: the run's later calls and its end wait for them. */
+  const commits = new Map<string, Promise<void>>();
+  const gate: CheckpointGate = (info) => {
     const changesBefore = changes++;
     changing.add(info.runId);
     // Forget runs that have ended (the maps hold only live runs).
@@ -82,22 +86,29 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     const since = prepared.get(info.runId);
     prepared.delete(info.runId);
     const root = deps.root();
+    const input: SnapshotInput = {
+      sessionKey: info.sessionKey,
+      root,
+      label: labelOf(run?.message),
+      runId: info.runId,
+      ...(run ? { sessionId: run.sessionId, runStartedAt: run.startedAt, message: run.message } : {}),
+    };
+    // Copy-on-write (preimage.ts): the capture started with the run is not ready, no other run changed the folder
+    // since, and this call's one path can be saved as it is now — the tool runs at once and the capture is patched.
+    const cow = prefetch && since === changesBefore && prefetch.pending(info.runId, root) ? copyOnWrite(deps.store, info, input) : undefined;
     const p = (async () => {
+      if (!cow) await deps.store.settled(); // another run's change is committed before this capture is taken
       let ready = prefetch ? await prefetch.take(info.runId, root) : undefined;
       if (ready && since !== changesBefore) {
         deps.store.discardPrepared(ready); // another run changed the folder after this one started
         ready = undefined;
       }
-      const record = await deps.store.snapshot(
-        {
-          sessionKey: info.sessionKey,
-          root,
-          label: labelOf(run?.message),
-          runId: info.runId,
-          ...(run ? { sessionId: run.sessionId, runStartedAt: run.startedAt, message: run.message } : {}),
-        },
-        ready,
-      );
+      if (ready && cow) {
+        const patched = await prefetch!.patch(ready, cow.preimages, cow.id, deps.store.dir);
+        if (!patched) deps.store.discardPrepared(ready); // captured again under the lock, and patched there
+        ready = patched;
+      }
+      const record = await deps.store.snapshot(input, ready, cow);
       info.emit({
         phase: 'created',
         id: record.id,
@@ -106,10 +117,44 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
         label: record.label,
         toolName: info.toolName,
         ...(record.takenAt !== undefined ? { takenAt: record.takenAt } : {}),
+        ...(cow ? { savedFirst: cow.preimages.map((x) => x.p) } : {}),
       });
     })();
     // A failed snapshot is reported once (runCheckpointStep) and not retried for every later call of the turn.
     taken.set(info.runId, p.catch(() => undefined));
-    return p;
+    if (!cow) return p;
+    // The tool runs now; the commit is reported when it is done (before the run's end: settle).
+    const commit = p.catch((err: unknown) => {
+      info.emit({ phase: 'failed', error: (err as Error)?.message ?? String(err), toolName: info.toolName });
+    });
+    commits.set(info.runId, commit);
+    deps.store.track(commit);
+    void commit.then(() => {
+      if (commits.get(info.runId) === commit) commits.delete(info.runId);
+    });
+    return Promise.resolve();
   };
+  gate.settle = (runId) => commits.get(runId) ?? Promise.resolve();
+  return gate;
+}
+
+/**
+ * Saves the pre-image of the one path a `write` / `edit` is about to change (preimage.ts) durably in the store
+ * (pending.ts), or undefined when this call must wait for the capture: another tool (exec, apply_patch, MCP, a
+ * subagent: what they change is not known before they run), a path that is not safe or cheap to save (a symlink on
+ * the way, a hard link, a file over the cap, a .gitignore), a platform whose file names may ignore case (the saved
+ * path might not be the tree's), or the save failed.
+ */
+function copyOnWrite(store: CheckpointStore, info: CheckpointRequestInfo, input: SnapshotInput): PendingRecord | undefined {
+  if (process.platform !== 'linux' || !COPY_ON_WRITE_TOOLS.has(info.toolName) || info.workspace === undefined) return undefined;
+  const rel = targetOf(input.root, info.workspace, (info.params as { path?: unknown } | undefined)?.path);
+  if (rel === undefined) return undefined;
+  const taken = takePreImage(input.root, rel, store.settings.maxFileBytes);
+  if (!taken) return undefined;
+  try {
+    const now = Date.now();
+    return savePending(store.dir, { checkpointId: newCheckpointId(now), createdAt: now, input, preimages: [taken.pre] }, taken.data ? new Map([[taken.pre.k === 'f' ? taken.pre.h : '', taken.data]]) : new Map());
+  } catch {
+    return undefined;
+  }
 }

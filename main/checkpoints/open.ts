@@ -26,7 +26,7 @@ export interface OpenedCheckpoints {
   gate(deps: Pick<GateDeps, 'run' | 'root' | 'events'>): ReturnType<typeof createCheckpointGate>;
   /** The CLI: starts preparing the coming turn's capture of `root` now (when checkpoints are on). */
   prefetchEarly(root: string): void;
-  /** Stops the checkpoint worker (a capture in flight is thrown away). */
+  /** Waits for a checkpoint still committing, then stops the checkpoint worker (a capture in flight is thrown away). */
   close(): Promise<void>;
   /** Removes a deleted session's checkpoints (unless the key is in use again). */
   forgetSession(sessionKey: string): Promise<void>;
@@ -70,7 +70,10 @@ export async function openCheckpoints(o: {
     prefetchEarly: (root) => {
       if (o.config().checkpoints.enabled) prefetch.startEarly(root);
     },
-    close: () => prefetch.close(),
+    close: async () => {
+      await store.settled();
+      await prefetch.close();
+    },
     forgetSession: async (sessionKey) => {
       try {
         if (await o.sessions.get(sessionKey)) return;

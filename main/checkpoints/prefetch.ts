@@ -23,6 +23,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { abortPack, newPackId } from './objects.js';
+import type { PreImage } from './patch.js';
 import type { Prepared, PrepareInput } from './prepare.js';
 import type { CheckpointStore } from './store.js';
 import { EARLY_CAPTURE_KEY, PREFETCH_MIN_ENTRIES, type EarlyCapture } from './early.js';
@@ -80,7 +81,14 @@ interface RunPrefetch {
   root: string;
   /** Settles with the prepared capture, or undefined when the worker failed. */
   result: Promise<Prepared | undefined>;
+  /** The result has settled. */
+  done?: boolean;
 }
+
+const track = (entry: RunPrefetch): RunPrefetch => {
+  void entry.result.then(() => (entry.done = true));
+  return entry;
+};
 
 export interface PrefetchOptions {
   store: CheckpointStore;
@@ -120,7 +128,7 @@ export class CheckpointPrefetcher {
     this.listen(early.worker);
     early.worker.ref(); // job 0 in flight
     this.earlyInput = { ...early.input };
-    this.runs.set(ADOPTED, { root: early.input.root, result: result.catch(() => undefined) });
+    this.runs.set(ADOPTED, track({ root: early.input.root, result: result.catch(() => undefined) }));
     for (const m of early.messages) early.worker.emit('message', m);
   }
 
@@ -201,7 +209,7 @@ export class CheckpointPrefetcher {
       if (this.jobs.size === 0) w.unref();
       return false;
     }
-    this.runs.set(runId, { root, result: result.catch(() => undefined) });
+    this.runs.set(runId, track({ root, result: result.catch(() => undefined) }));
     return true;
   }
 
@@ -232,6 +240,35 @@ export class CheckpointPrefetcher {
   /** Whether a capture is being prepared for `runId`. */
   has(runId: string): boolean {
     return this.runs.has(runId);
+  }
+
+  /** Whether `runId`'s capture is still being prepared (a copy-on-write change need not wait for it: gate.ts). */
+  pending(runId: string, root: string): boolean {
+    const entry = this.runs.get(runId);
+    return entry !== undefined && entry.root === root && !entry.done;
+  }
+
+  /**
+   * The worker's capture `p` patched with a copy-on-write change's pre-images (patch.ts), re-encoded by the worker
+   * that holds its tree; undefined when that cannot be done (the caller throws `p` away and captures again).
+   */
+  patch(p: Prepared, preimages: readonly PreImage[], patchId: string, dir: string): Promise<Prepared | undefined> {
+    const w = this.worker;
+    if (!w || this.off) return Promise.resolve(undefined);
+    const id = this.nextId++;
+    const result = new Promise<Prepared>((resolve, reject) => this.jobs.set(id, { resolve, reject, packId: '' }));
+    if (this.jobs.size === 1) w.ref();
+    try {
+      w.postMessage({ id, patch: { dir, prepared: { ...p, treeGz: undefined }, preimages, patchId } });
+    } catch {
+      this.jobs.delete(id);
+      if (this.jobs.size === 0) w.unref();
+      return Promise.resolve(undefined);
+    }
+    return result.then(
+      (patched) => ({ ...patched, pack: p.pack }),
+      () => undefined,
+    );
   }
 
   /** The capture prepared for `runId` in `root` (undefined: none, or it failed); the caller commits or discards it. */

@@ -19,6 +19,7 @@ import { commitPack, PackWriter, type ObjectIndex } from './objects.js';
 import type { ScanLimits } from './scan.js';
 import { gzipTree, type TreeFiles } from './tree-files.js';
 import { fileCount, type Tree } from './tree.js';
+import { patchTree, type PreImage } from './patch.js';
 
 export interface PrepareInput {
   /** The store folder (`<home>/checkpoints`). */
@@ -53,6 +54,8 @@ export interface Prepared {
   stats: CaptureStats;
   /** The tree itself (only when prepared in this thread: kept as the next snapshot's stat cache). */
   tree?: Tree;
+  /** The copy-on-write record (pending.ts) whose pre-images this capture was patched with. */
+  patchedWith?: string;
 }
 
 export interface Pointer {
@@ -145,4 +148,26 @@ export function commitPrepared(p: Prepared, ctx: { dir: string; index: ObjectInd
   writeFileSync(`${file}.tmp`, JSON.stringify({ root: p.root, tree: p.treeId, entries: p.entries }), { mode: 0o600 });
   renameSync(`${file}.tmp`, file);
   return { id: p.treeId, ...(p.tree ? { tree: p.tree } : {}) };
+}
+
+/**
+ * A prepared capture with the pre-images of a copy-on-write change put back (patch.ts): re-encoded against the same
+ * previous tree. `tree` is the capture's tree (kept by the thread that prepared it); the result keeps the patched one.
+ */
+export function patchPrepared(p: Prepared, tree: Tree, preimages: readonly PreImage[], patchId: string, treeFiles: TreeFiles): Prepared {
+  const patched = patchTree(tree, preimages);
+  const { id, text, base } = treeFiles.encode(patched, p.previous);
+  const { treeBase: _old, ...rest } = p;
+  return {
+    ...rest,
+    treeId: id,
+    ...(base ? { treeBase: base } : {}),
+    treeGz: gzipTree(text),
+    files: fileCount(patched),
+    entries: patched.entries.length,
+    skipped: patched.skipped.length,
+    skippedSample: patched.skipped.slice(0, 20).map((s) => `${s.p} (${s.reason})`),
+    patchedWith: patchId,
+    tree: patched,
+  };
 }

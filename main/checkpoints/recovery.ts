@@ -6,6 +6,7 @@
  */
 import { appendLog, readLog } from './log.js';
 import { clearJournal, readJournal, sweepTemporaries } from './layout.js';
+import type { PendingRecord } from './pending.js';
 import type { SwitchConversation } from './store-types.js';
 import type { Tree } from './tree.js';
 
@@ -46,3 +47,37 @@ export async function recoverInterrupted(d: RecoveryDeps): Promise<void> {
   clearJournal(d.journalFile);
   d.notice(`An interrupted restore of session "${j.sessionKey}" was completed: ${j.root} is now as it was at checkpoint ${j.record.target} (after the restore).`);
 }
+
+export interface PendingRecoveryDeps {
+  /** Commits the checkpoint from a capture taken now, patched with the record's pre-images (removes the record). */
+  finish(r: PendingRecord): Promise<unknown>;
+  /** The checkpoint is already in the session's log (the process was killed after its commit). */
+  logHas(r: PendingRecord): boolean;
+  remove(r: PendingRecord): void;
+  notice(line: string): void;
+}
+
+/**
+ * Finishes the copy-on-write checkpoints of processes killed after a `write`/`edit` ran and before its checkpoint was
+ * committed (pending.ts). The folder is captured now and the changed paths put back as they were before that change;
+ * a record that cannot be finished (its folder gone) is kept for a later start and said once per process.
+ */
+export async function recoverPending(records: readonly PendingRecord[], d: PendingRecoveryDeps): Promise<void> {
+  for (const r of records) {
+    const paths = r.preimages.map((p) => p.p).join(', ');
+    if (d.logHas(r)) {
+      d.remove(r);
+      continue;
+    }
+    try {
+      await d.finish(r);
+      d.notice(`The checkpoint before a change of session "${r.input.sessionKey}" was interrupted; it was completed from the saved copy of ${paths} (the folder as it was before that change, other files as they are now).`);
+    } catch (err) {
+      if (warned.has(r.id)) continue;
+      warned.add(r.id);
+      d.notice(`The checkpoint before a change of session "${r.input.sessionKey}" could not be completed yet (${(err as Error).message}); it is tried again at the next start.`);
+    }
+  }
+}
+
+const warned = new Set<string>();

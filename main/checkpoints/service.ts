@@ -92,6 +92,7 @@ export class CheckpointService {
 
   /** The session's turn checkpoints (oldest first), each with the time of its user message when that is found. */
   async list(sessionKey: string, opts: { withMessages?: boolean } = {}): Promise<{ checkpoints: CheckpointDto[]; lastRestore: RestoreDto | null }> {
+    await this.d.store.settled(); // a turn's checkpoint still committing (copy-on-write) is listed
     const last = this.d.store.lastRestore(sessionKey);
     const records = this.d.store.list(sessionKey);
     const checkpoints = records.map(toCheckpointDto);

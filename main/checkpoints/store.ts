@@ -28,8 +28,9 @@ import { applyTree, type ApplyReport } from './apply.js';
 import { captureTree, type CaptureStats } from './capture.js';
 import { appendLog, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
 import { abortPack, CorruptObjectError, ObjectIndex, ObjectReader, PackWriter } from './objects.js';
-import { commitPrepared, prepareCapture, readPointer, type PrepareInput, type Prepared } from './prepare.js';
-import { recoverInterrupted } from './recovery.js';
+import { commitPrepared, patchPrepared, prepareCapture, readPointer, type PrepareInput, type Prepared } from './prepare.js';
+import { commitPendingPack, hasPending, orphanedPending, removePending, type PendingRecord } from './pending.js';
+import { recoverInterrupted, recoverPending } from './recovery.js';
 import { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions } from './store-types.js';
 import { clearJournal, diskUsage, keyHash, safeReaddir, writeJournal } from './layout.js';
 import { diffTrees, summarizeChanges, type Tree, type TreeChange } from './tree.js';
@@ -50,6 +51,8 @@ export class CheckpointStore {
   private readonly now: () => number;
   /** Capture figures of the last snapshot (bench, tests). */
   lastCapture: CaptureStats | undefined;
+  /** Commits of copy-on-write checkpoints in flight (gate.ts): restores, previews and lists wait for them. */
+  private readonly commits = new Set<Promise<unknown>>();
 
   constructor(
     readonly dir: string,
@@ -99,7 +102,17 @@ export class CheckpointStore {
   }
 
   /** Finishes an operation a killed process left behind (called under the lock; recovery.ts). */
-  private recover(): Promise<void> {
+  private async recover(): Promise<void> {
+    await this.recoverJournal();
+    await recoverPending(orphanedPending(this.dir), {
+      finish: (r) => this.snapshotLocked(r.input, undefined, r),
+      notice: (line) => this.notice(line),
+      logHas: (r) => readLog(this.logFile(r.input.sessionKey)).some((x) => x.id === r.checkpointId),
+      remove: (r) => removePending(this.dir, r),
+    });
+  }
+
+  private recoverJournal(): Promise<void> {
     return recoverInterrupted({
       journalFile: this.journalFile,
       packsDir: this.packsDir,
@@ -160,8 +173,9 @@ export class CheckpointStore {
   }
 
   /** Scans, stores new contents, records the tree (under the lock). */
-  private async captureLocked(root: string): Promise<{ tree: Tree; id: string; files: number; skipped: number; skippedSample: string[] }> {
-    const p = await this.prepareHere(root);
+  private async captureLocked(root: string, cow?: PendingRecord): Promise<{ tree: Tree; id: string; files: number; skipped: number; skippedSample: string[] }> {
+    let p = await this.prepareHere(root);
+    if (cow) p = patchPrepared(p, p.tree!, cow.preimages, cow.id, this.treeFiles);
     try {
       const { id } = this.commitLocked(p);
       return { tree: p.tree!, id, files: p.files, skipped: p.skipped, skippedSample: p.skippedSample };
@@ -171,10 +185,12 @@ export class CheckpointStore {
     }
   }
 
-  private async snapshotLocked(input: SnapshotInput, prepared?: Prepared): Promise<CheckpointRecord> {
+  /** `cow`: the pre-images of a change made before this commit (pending.ts): the capture is patched with them. */
+  private async snapshotLocked(input: SnapshotInput, prepared?: Prepared, cow?: PendingRecord): Promise<CheckpointRecord> {
     writeJournal(this.journalFile, { op: 'snapshot', sessionKey: input.sessionKey, root: input.root, startedAt: this.now() });
     let captured: { id: string; files: number; skipped: number; skippedSample: string[]; takenAt?: number } | undefined;
-    if (prepared && prepared.root === input.root) {
+    if (cow) this.index.addPack(cow.id, commitPendingPack(this.dir, this.packsDir, cow)); // the pre-images' contents first
+    if (prepared && prepared.root === input.root && prepared.patchedWith === cow?.id) {
       try {
         captured = { ...this.commitLocked(prepared), files: prepared.files, skipped: prepared.skipped, skippedSample: prepared.skippedSample, takenAt: prepared.takenAt };
       } catch {
@@ -183,11 +199,11 @@ export class CheckpointStore {
     }
     if (!captured) {
       if (prepared) this.discardPrepared(prepared);
-      captured = await this.captureLocked(input.root);
+      captured = await this.captureLocked(input.root, cow);
     }
     const record: CheckpointRecord = {
       type: 'checkpoint',
-      id: newCheckpointId(this.now()),
+      id: cow?.checkpointId ?? newCheckpointId(this.now()),
       createdAt: this.now(),
       kind: input.kind ?? 'turn',
       label: input.label,
@@ -202,7 +218,8 @@ export class CheckpointStore {
       skipped: captured.skipped,
       ...(captured.skipped ? { skippedSample: captured.skippedSample } : {}),
     };
-    appendLog(this.logFile(input.sessionKey), [record], false);
+    appendLog(this.logFile(input.sessionKey), [record], cow !== undefined); // flushed before the pending record goes
+    if (cow) removePending(this.dir, cow);
     clearJournal(this.journalFile);
     return record;
   }
@@ -212,12 +229,23 @@ export class CheckpointStore {
    * prepared earlier, by the checkpoint worker while the turn started), the record is of the folder as it was then,
    * if nothing was checkpointed in between; else it is taken now.
    */
-  snapshot(input: SnapshotInput, prepared?: Prepared): Promise<CheckpointRecord> {
+  snapshot(input: SnapshotInput, prepared?: Prepared, cow?: PendingRecord): Promise<CheckpointRecord> {
     return this.locked(async () => {
-      const record = await this.snapshotLocked(input, prepared);
+      const record = await this.snapshotLocked(input, prepared, cow);
       await this.retainLocked(input.sessionKey);
       return record;
     });
+  }
+
+  /** Registers a commit in flight (a copy-on-write checkpoint): `settled` waits for it. */
+  track(commit: Promise<unknown>): void {
+    const p = commit.catch(() => undefined).finally(() => this.commits.delete(p));
+    this.commits.add(p);
+  }
+
+  /** Resolves when no commit of this process is in flight. */
+  async settled(): Promise<void> {
+    while (this.commits.size) await Promise.all([...this.commits]);
   }
 
   records(sessionKey: string): LogRecord[] {
@@ -240,7 +268,8 @@ export class CheckpointStore {
   }
 
   /** What restoring checkpoint `id` would change in the workspace now (nothing is written). */
-  preview(sessionKey: string, id: string): Promise<{ changes: TreeChange[]; summary: ReturnType<typeof summarizeChanges>; skipped: number }> {
+  async preview(sessionKey: string, id: string): Promise<{ changes: TreeChange[]; summary: ReturnType<typeof summarizeChanges>; skipped: number }> {
+    await this.settled();
     return this.locked(async () => {
       const cp = this.checkpoint(sessionKey, id);
       const target = this.loadTree(cp.tree);
@@ -286,7 +315,8 @@ export class CheckpointStore {
    * Restores the workspace (and/or switches the conversation) to checkpoint `plan.id`. The current state is
    * checkpointed first, so the restore itself can be undone.
    */
-  restore(plan: RestorePlan): Promise<{ record: RestoreRecord; report?: ApplyReport }> {
+  async restore(plan: RestorePlan): Promise<{ record: RestoreRecord; report?: ApplyReport }> {
+    await this.settled();
     return this.locked(async () => {
       const target = this.checkpoint(plan.sessionKey, plan.id);
       const targetTree = this.loadTree(target.tree);
@@ -357,7 +387,7 @@ export class CheckpointStore {
 
   /** Finishes an interrupted operation now (start-up), if there is one. */
   recoverNow(): Promise<void> {
-    if (!existsSync(this.journalFile)) return Promise.resolve();
+    if (!existsSync(this.journalFile) && !hasPending(this.dir)) return Promise.resolve();
     return this.locked(async () => undefined);
   }
 

@@ -5,8 +5,11 @@
  * (`failed`: the turn goes on without an undo point, and says so).
  */
 export type CheckpointData =
-  /** `takenAt`: the folder is recorded as it was when the run started (prepared beside the turn); unset: at this call. */
-  | { phase: 'created'; id: string; files: number; skipped: number; label: string; toolName: string; takenAt?: number }
+  /**
+   * `takenAt`: the folder is recorded as it was when the run started (prepared beside the turn); unset: at this call.
+   * `savedFirst`: paths saved as they were just before the tool changed them, the tool running before this commit.
+   */
+  | { phase: 'created'; id: string; files: number; skipped: number; label: string; toolName: string; takenAt?: number; savedFirst?: string[] }
   | { phase: 'failed'; error: string; toolName: string };
 
 export interface CheckpointDto {

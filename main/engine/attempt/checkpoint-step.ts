@@ -3,6 +3,8 @@
  * executes. The gate (main/checkpoints/gate.ts, injected on the hook runner like the approval gate) records the
  * workspace once per turn; the engine only says which call is about to change it and gives the run's event stream.
  * A failing gate never fails the tool: the turn goes on and the `checkpoint` stream says no undo point was made.
+ * The gate may let a `write`/`edit` run before its checkpoint is committed (copy-on-write): the run waits for the
+ * commit before it ends (`settleCheckpoint`).
  */
 import type { CheckpointData } from '../../../preload/contract.js';
 import { isMutating, type Tool } from '../../tools/types.js';
@@ -11,10 +13,16 @@ export interface CheckpointRequestInfo {
   runId: string;
   sessionKey: string;
   toolName: string;
+  /** The call's arguments and the run's workspace (a `write`/`edit` of one path may be saved copy-on-write). */
+  params?: unknown;
+  workspace?: string;
   emit: (data: CheckpointData) => void;
 }
 
-export type CheckpointGate = (info: CheckpointRequestInfo) => Promise<void>;
+export type CheckpointGate = ((info: CheckpointRequestInfo) => Promise<void>) & {
+  /** Resolves when the run's checkpoint is committed (one saved copy-on-write may still be committing). */
+  settle?: (runId: string) => Promise<void>;
+};
 
 export async function runCheckpointStep(gate: CheckpointGate | undefined, tool: Tool, info: CheckpointRequestInfo): Promise<void> {
   if (!gate || !isMutating(tool)) return;
@@ -23,4 +31,9 @@ export async function runCheckpointStep(gate: CheckpointGate | undefined, tool: 
   } catch (err) {
     info.emit({ phase: 'failed', error: (err as Error)?.message ?? String(err), toolName: info.toolName });
   }
+}
+
+/** Waits until the run's checkpoint is committed (never throws: a failed one was reported on the stream). */
+export async function settleCheckpoint(gate: CheckpointGate | undefined, runId: string): Promise<void> {
+  await gate?.settle?.(runId).catch(() => undefined);
 }

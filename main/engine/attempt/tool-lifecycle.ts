@@ -85,6 +85,8 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
       runId: ctx.runId,
       sessionKey: ctx.sessionKey,
       toolName,
+      params,
+      workspace: ctx.workspace,
       emit: (data) => ctx.emitter.emit('checkpoint', data),
     });
     const output = await tool.execute(params, {

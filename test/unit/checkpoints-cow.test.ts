@@ -1,0 +1,272 @@
+/**
+ * X2 copy-on-write at the gate (gate.ts, preimage.ts, patch.ts, pending.ts): a `write`/`edit` whose turn capture is
+ * still being prepared saves its one path's pre-image and runs at once; the capture is patched before it is committed.
+ *
+ * - patchTree (pure, table): a modified file, a file created in new folders, a mode change, a file skipped after the
+ *   change, a path the capture leaves out.
+ * - targetOf / takePreImage (table): which calls may be saved (a symlink on the way, a hard link, a file over the
+ *   cap, a .gitignore, a path outside: not).
+ * - A real worker thread (the worker's TypeScript source through tsx) whose capture finishes after the write: the
+ *   checkpoint still restores the pre-image, and a second mutating call waits for the commit.
+ * - A record left by a killed process (pending.ts): the next store finishes it and says so.
+ */
+import { chmodSync, linkSync, renameSync, rmSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../preload/contract.js';
+import { createCheckpointGate, type RunInfo } from '../../main/checkpoints/gate.js';
+import { patchTree, type PreImage } from '../../main/checkpoints/patch.js';
+import { hasPending, savePending } from '../../main/checkpoints/pending.js';
+import { CheckpointPrefetcher } from '../../main/checkpoints/prefetch.js';
+import { takePreImage, targetOf } from '../../main/checkpoints/preimage.js';
+import { CheckpointStore } from '../../main/checkpoints/store.js';
+import { newCheckpointId } from '../../main/checkpoints/store.js';
+import { sha256 } from '../../main/checkpoints/objects.js';
+import type { Tree, TreeEntry } from '../../main/checkpoints/tree.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const tmp = tempDirs('cow');
+const H = (c: string) => sha256(Buffer.from(c));
+const f = (p: string, c: string, m = 0o644, stat = true): TreeEntry => ({ p, k: 'f', m, h: H(c), s: c.length, ...(stat ? { mt: 1, ct: 1, ino: 1 } : {}) });
+const d = (p: string): TreeEntry => ({ p, k: 'd', m: 0o755 });
+const tree = (entries: TreeEntry[], skipped: Tree['skipped'] = []): Tree => ({ v: 1, root: '/ws', takenAt: 5, entries, skipped });
+
+describe('patchTree', () => {
+  const pre = (p: string, c: string, m = 0o644): PreImage => ({ p, k: 'f', m, h: H(c), s: c.length });
+  const cases: Array<[string, Tree, PreImage[], Tree]> = [
+    ['a modified file gets its saved content (no stat key: read again next time)', tree([d('src'), f('src/a.js', 'new')]), [pre('src/a.js', 'old')], tree([d('src'), f('src/a.js', 'old', 0o644, false)])],
+    ['a mode change is taken back', tree([f('run.sh', 'x', 0o644)]), [pre('run.sh', 'x', 0o755)], tree([f('run.sh', 'x', 0o755, false)])],
+    [
+      'a file created in new folders: the first new folder and all under it go',
+      tree([d('a'), f('a/keep.txt', 'k'), d('a/b'), d('a/b/c'), f('a/b/c/new.txt', 'n'), f('a/bz.txt', 'z')]),
+      [{ p: 'a/b/c/new.txt', k: 'absent', from: 'a/b' }],
+      tree([d('a'), f('a/keep.txt', 'k'), f('a/bz.txt', 'z')]),
+    ],
+    ['a created file in an existing folder', tree([f('new.txt', 'n'), f('old.txt', 'o')]), [{ p: 'new.txt', k: 'absent', from: 'new.txt' }], tree([f('old.txt', 'o')])],
+    ['a capture taken before the change is left as it was', tree([f('old.txt', 'o')]), [{ p: 'new.txt', k: 'absent', from: 'new.txt' }], tree([f('old.txt', 'o')])],
+    [
+      'a file skipped after the change (now too large) is captured as it was',
+      tree([d('d'), f('d/z.txt', 'z')], [{ p: 'd/big.bin', reason: 'too-large', size: 99 }]),
+      [pre('d/big.bin', 'small')],
+      tree([d('d'), f('d/big.bin', 'small', 0o644, false), f('d/z.txt', 'z')]),
+    ],
+    ['a path the capture leaves out (ignored) stays out', tree([f('a.txt', 'a')]), [pre('node_modules/x.js', 'x')], tree([f('a.txt', 'a')])],
+    [
+      'a created path that was skipped goes from the skipped list too',
+      tree([f('a.txt', 'a')], [{ p: 'huge/x.bin', reason: 'too-large' }]),
+      [{ p: 'huge/x.bin', k: 'absent', from: 'huge' }],
+      tree([f('a.txt', 'a')]),
+    ],
+  ];
+  it.each(cases)('%s', (_name, captured, preimages, expected) => {
+    const before = JSON.stringify(captured);
+    expect(patchTree(captured, preimages)).toEqual(expected);
+    expect(JSON.stringify(captured)).toBe(before); // the capture itself is not changed
+  });
+});
+
+describe('which calls are saved copy-on-write', () => {
+  const root = '/ws';
+  it.each([
+    ['a relative path', '/ws', 'src/a.js', 'src/a.js'],
+    ['an absolute path inside', '/ws', '/ws/src/a.js', 'src/a.js'],
+    ['a run in a folder of the workspace', '/ws/sub', 'a.js', 'sub/a.js'],
+    ['"..": the tool resolves it after links', '/ws', 'src/../a.js', undefined],
+    ['"."', '/ws', './a.js', undefined],
+    ['outside', '/ws', '/etc/passwd', undefined],
+    ['the workspace itself', '/ws', '/ws', undefined],
+    ['.git', '/ws', '.git/config', undefined],
+    ['.GIT', '/ws', 'x/.GIT/hooks/pre-commit', undefined],
+    ['a .gitignore (changes what is captured)', '/ws', 'src/.gitignore', undefined],
+    ['not a string', '/ws', 42, undefined],
+  ])('%s', (_name, workspace, input, expected) => {
+    expect(targetOf(root, workspace, input)).toBe(expected);
+  });
+
+  it('takes a regular file, or a missing path with its first missing folder; refuses links, hard links and large files', () => {
+    const ws = tmp('ws');
+    writeFileSync(path.join(ws, 'a.txt'), 'content a');
+    chmodSync(path.join(ws, 'a.txt'), 0o750);
+    mkdirSync(path.join(ws, 'dir'));
+    writeFileSync(path.join(ws, 'big.bin'), Buffer.alloc(2000));
+    writeFileSync(path.join(ws, 'linked.txt'), 'two names');
+    linkSync(path.join(ws, 'linked.txt'), path.join(ws, 'dir', 'other-name.txt'));
+    symlinkSync(tmp('outside'), path.join(ws, 'via-link'));
+    symlinkSync('a.txt', path.join(ws, 'file-link'));
+    expect(takePreImage(ws, 'a.txt', 1000)).toEqual({ pre: { p: 'a.txt', k: 'f', m: 0o750, h: H('content a'), s: 9 }, data: Buffer.from('content a') });
+    expect(takePreImage(ws, 'new.txt', 1000)).toEqual({ pre: { p: 'new.txt', k: 'absent', from: 'new.txt' } });
+    expect(takePreImage(ws, 'dir/x/y/new.txt', 1000)).toEqual({ pre: { p: 'dir/x/y/new.txt', k: 'absent', from: 'dir/x' } });
+    expect(takePreImage(ws, 'big.bin', 1000)).toBeUndefined();
+    expect(takePreImage(ws, 'linked.txt', 1000)).toBeUndefined();
+    expect(takePreImage(ws, 'via-link/new.txt', 1000)).toBeUndefined();
+    expect(takePreImage(ws, 'file-link', 1000)).toBeUndefined();
+    expect(takePreImage(ws, 'dir', 1000)).toBeUndefined();
+    expect(takePreImage(ws, 'a.txt/below', 1000)).toBeUndefined();
+  });
+});
+
+const WORKER_SOURCE = new URL('../../main/checkpoints/checkpoint-worker.ts', import.meta.url).href;
+
+/** A gate with a real worker whose answers the test releases (`release`): the capture finishes after the write. */
+async function setup() {
+  const root = tmp('ws');
+  for (let i = 0; i < 20; i++) writeFileSync(path.join(root, `f${i}.txt`), `file ${i}\n`);
+  writeFileSync(path.join(root, 'a.txt'), 'original a\n');
+  chmodSync(path.join(root, 'a.txt'), 0o755);
+  const home = tmp('home');
+  const notices: string[] = [];
+  const store = new CheckpointStore(home, { onNotice: (l) => notices.push(l) });
+  await store.snapshot({ sessionKey: 'first', root, label: 'first' });
+  const held: Array<() => void> = [];
+  const prefetch = new CheckpointPrefetcher({
+    store,
+    minEntries: 1,
+    spawn: () => {
+      const w = new Worker(`const { register } = await import('tsx/esm/api'); register(); await import(${JSON.stringify(WORKER_SOURCE)});`, { eval: true });
+      // A capture's job is posted only when the test says so (`release`): until then it is "still being prepared".
+      const post = w.postMessage.bind(w);
+      w.postMessage = (m: { input?: unknown }) => (m.input ? void held.push(() => post(m)) : post(m));
+      return w;
+    },
+  });
+  const runs: Record<string, RunInfo> = {};
+  const listeners = new Set<(e: AgentEvent) => void>();
+  const lifecycle = (runId: string, phase: 'start' | 'end') => {
+    if (phase === 'start') runs[runId] = { sessionId: `id-${runId}`, message: `turn ${runId}`, startedAt: Date.now() };
+    else runs[runId]!.endedAt = Date.now();
+    for (const l of listeners) l({ type: 'event', runId, sessionKey: 's', seq: 0, stream: 'lifecycle', data: { phase }, ts: Date.now() } as AgentEvent);
+  };
+  const gate = createCheckpointGate({
+    store,
+    run: (id) => runs[id],
+    root: () => root,
+    enabled: () => true,
+    prefetch,
+    events: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  });
+  const emitted: Array<Record<string, unknown>> = [];
+  const call = (runId: string, toolName: string, params: unknown) => gate({ runId, sessionKey: 's', toolName, params, workspace: root, emit: (x) => void emitted.push(x as Record<string, unknown>) });
+  const release = () => held.splice(0).forEach((go) => go());
+  const contentOf = async (treeId: string, p: string) => {
+    const e = store.loadTree(treeId).entries.find((x) => x.p === p);
+    return e?.h ? (await store.readObject(e.h)).toString('utf8') : undefined;
+  };
+  return { root, home, store, prefetch, gate, lifecycle, call, emitted, release, contentOf, notices };
+}
+
+describe('copy-on-write with a real checkpoint worker', () => {
+  it('a write runs before the capture; the checkpoint is the folder just before it (modified file, mode, created folders)', async () => {
+    const h = await setup();
+    try {
+      h.lifecycle('r1', 'start');
+      let passed = false;
+      await h.call('r1', 'write', { path: 'a.txt', content: 'x' }).then(() => (passed = true));
+      expect(passed).toBe(true); // not waiting for the worker: its job has not even been sent
+      expect(hasPending(h.store.dir)).toBe(true);
+      // The tool: content and mode changed. The person creates a folder meanwhile (after the turn started: recorded).
+      writeFileSync(path.join(h.root, 'a.txt'), 'written by the agent\n');
+      chmodSync(path.join(h.root, 'a.txt'), 0o600);
+      // A second mutating call of the turn waits for the commit.
+      let second = false;
+      const secondCall = h.call('r1', 'exec', { command: 'rm f1.txt' }).then(() => (second = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(second).toBe(false);
+      expect(h.store.list('s')).toEqual([]);
+      h.release(); // the capture runs now, after the write
+      await secondCall;
+      await h.gate.settle!('r1');
+      h.lifecycle('r1', 'end');
+      const [cp] = h.store.list('s');
+      expect(h.emitted).toEqual([expect.objectContaining({ phase: 'created', id: cp!.id, files: 21, savedFirst: ['a.txt'] })]);
+      expect(await h.contentOf(cp!.tree, 'a.txt')).toBe('original a\n');
+      expect(h.store.loadTree(cp!.tree).entries.find((e) => e.p === 'a.txt')!.m).toBe(0o755);
+      expect(hasPending(h.store.dir)).toBe(false);
+      expect(readdirSync(h.store.packsDir).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+      await h.store.restore({ sessionKey: 's', id: cp!.id, files: true });
+      expect(readFileSync(path.join(h.root, 'a.txt'), 'utf8')).toBe('original a\n');
+      expect(statSync(path.join(h.root, 'a.txt')).mode & 0o777).toBe(0o755);
+
+      // Next turn: a file created in new folders.
+      h.lifecycle('r2', 'start');
+      await h.call('r2', 'write', { path: 'n1/n2/new.txt', content: 'x' });
+      mkdirSync(path.join(h.root, 'n1', 'n2'), { recursive: true });
+      writeFileSync(path.join(h.root, 'n1', 'n2', 'new.txt'), 'new\n');
+      h.release();
+      await h.gate.settle!('r2');
+      h.lifecycle('r2', 'end');
+      const second2 = h.store.list('s')[1]!;
+      const paths = h.store.loadTree(second2.tree).entries.map((e) => e.p);
+      expect(paths.filter((p) => p.startsWith('n1'))).toEqual([]);
+      expect(paths).toContain('a.txt');
+      await h.store.restore({ sessionKey: 's', id: second2.id, files: true });
+      expect(existsSync(path.join(h.root, 'n1'))).toBe(false);
+      // The next capture reads the patched file again (no stale stat cache): a third checkpoint sees it as it is.
+      writeFileSync(path.join(h.root, 'a.txt'), 'third\n');
+      const third = await h.store.snapshot({ sessionKey: 's', root: h.root, label: 'third' });
+      expect(await h.contentOf(third.tree, 'a.txt')).toBe('third\n');
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
+  it('exec, a symlinked path, or another tool: the call waits for the capture as before', async () => {
+    const h = await setup();
+    try {
+      symlinkSync(tmp('elsewhere'), path.join(h.root, 'lnk'));
+      for (const [tool, params] of [['exec', { command: 'true' }], ['write', { path: 'lnk/x.txt', content: 'x' }], ['apply_patch', { input: '' }]] as const) {
+        const runId = `r-${tool}-${Object.keys(params)[0]}`;
+        h.lifecycle(runId, 'start');
+        let passed = false;
+        const p = h.call(runId, tool, params).then(() => (passed = true));
+        await new Promise((r) => setTimeout(r, 30));
+        expect(passed, `${tool}`).toBe(false);
+        h.release();
+        await p;
+        h.lifecycle(runId, 'end');
+        expect(hasPending(h.store.dir)).toBe(false);
+      }
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+});
+
+describe('a copy-on-write record left by a killed process', () => {
+  it('is finished by the next store from a capture then, patched with the saved copy, and said', async () => {
+    const root = tmp('ws');
+    writeFileSync(path.join(root, 'a.txt'), 'before the write\n');
+    writeFileSync(path.join(root, 'b.txt'), 'b\n');
+    const home = tmp('home');
+    const first = new CheckpointStore(home, { onNotice: () => {} });
+    await first.snapshot({ sessionKey: 'other', root, label: 'earlier' });
+    // What the gate saves before the tool runs, as a process that is gone (pid 2^22+: none on this machine).
+    const data = Buffer.from('before the write\n');
+    const r = savePending(first.dir, { checkpointId: newCheckpointId(Date.now()), createdAt: Date.now(), input: { sessionKey: 's', root, label: 'the killed turn' }, preimages: [{ p: 'a.txt', k: 'f', m: 0o644, h: sha256(data), s: data.length }, { p: 'new/x.txt', k: 'absent', from: 'new' }] }, new Map([[sha256(data), data]]));
+    // As a process that is gone left it: another id (this process does not know it) and a pid no process has.
+    const dir = path.join(first.dir, 'pending');
+    const id = `${r.id.split('-')[0]}-0123456789ab`;
+    writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ ...r, id, pid: 4_194_305 }));
+    renameSync(path.join(dir, `${r.id}.pack`), path.join(dir, `${id}.pack`));
+    rmSync(path.join(dir, `${r.id}.json`));
+    // The tool ran, then the process was killed.
+    writeFileSync(path.join(root, 'a.txt'), 'after the write\n');
+    mkdirSync(path.join(root, 'new'));
+    writeFileSync(path.join(root, 'new', 'x.txt'), 'x\n');
+    const notices: string[] = [];
+    const next = new CheckpointStore(home, { onNotice: (l) => notices.push(l) });
+    await next.recoverNow();
+    expect(notices).toEqual([expect.stringMatching(/session "s" was interrupted; it was completed from the saved copy of a\.txt, new\/x\.txt/)]);
+    const [cp] = next.list('s');
+    expect(cp).toMatchObject({ id: r.checkpointId, label: 'the killed turn' });
+    expect(next.loadTree(cp!.tree).entries.map((e) => e.p)).toEqual(['a.txt', 'b.txt']);
+    await next.restore({ sessionKey: 's', id: cp!.id, files: true });
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('before the write\n');
+    expect(existsSync(path.join(root, 'new'))).toBe(false);
+    expect(hasPending(next.dir)).toBe(false);
+    expect(readdirSync(path.join(next.dir, 'pending'))).toEqual([]);
+  });
+});
