@@ -7,16 +7,17 @@
  * is a git repository with staged changes, every file under `.git` is byte-identical before and after all of it;
  * a folder that is not a repository works the same. Unknown ids and sessions: exit 2 and one line.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastUserText } from '../fake/index.js';
-import { cleanEnv, runCli, tempDir } from '../support/cli.js';
+import { cleanEnv, ROOT, runCli, tempDir } from '../support/cli.js';
 import { fakeProvidersConfig, homeWith, useCliFakes } from '../support/cli-fakes.js';
 
 const fakes = useCliFakes({ workspacePrefix: 'cp-unused' });
 const KEY = { FAKE_ANT_KEY: 'sk-ant-test-key-1717' };
+const BIN = join(ROOT, 'bin', 'agentdesk.mjs');
 
 /** Every file under `dir` with its bytes (hex digest not needed: the test compares whole contents). */
 function snapshotDir(dir: string, rel = ''): Record<string, string> {
@@ -135,6 +136,81 @@ describe('a large folder: the turn capture prepared on the checkpoint worker (th
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(join(ws, 'd3/f7.txt'), 'utf8')).toBe('3/7\n');
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
+  }, 120_000);
+});
+
+/** A folder past PREFETCH_MIN_ENTRIES (2 000 entries) with its first checkpoint taken: later turns are prepared ahead. */
+async function largeFolder(session: string) {
+  const { home, ws } = await setup(false);
+  for (let d = 0; d < 21; d++) {
+    mkdirSync(join(ws, `d${d}`));
+    for (let i = 0; i < 100; i++) writeFileSync(join(ws, `d${d}`, `f${i}.txt`), `${d}/${i}\n`);
+  }
+  await turn(home, ws, session, 'First write', [{ name: 'write', arguments: { path: 'a.txt', content: 'one\n' } }]);
+  return { home, ws };
+}
+
+/** The worker's capture starts this late (a test hook of checkpoint-worker.ts): the write comes before it. */
+const HOLD = (ms: number) => cleanEnv({ ...KEY, AGENTDESK_CHECKPOINT_WORKER_HOLD_MS: String(ms) });
+
+describe('copy-on-write: a write that does not wait for the turn capture (the built CLI and worker)', () => {
+  it('the write runs first; its checkpoint is still the folder just before it (a changed file, a file in new folders)', async () => {
+    const { home, ws } = await largeFolder('cow');
+    for (const [message, call] of [
+      ['Change d3/f7', { name: 'write', arguments: { path: 'd3/f7.txt', content: 'by the agent\n' } }],
+      ['Create new/deep/file', { name: 'write', arguments: { path: 'new/deep/file.txt', content: 'created\n' } }],
+    ] as const) {
+      fakes.anthropic.enqueue({ toolCalls: [call] }, { text: 'Done.' });
+      const r = await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--session', 'cow', '--approve', 'auto', '--message', message], { env: HOLD(1500), timeoutMs: 60_000 });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const cp = r.lines.filter((l) => l.stream === 'checkpoint').map((l) => l.data);
+      expect(cp).toEqual([expect.objectContaining({ phase: 'created', savedFirst: [call.arguments.path], takenAt: expect.any(Number) })]);
+      // The tool ran before the commit: its end comes first on the stream, the run's end after the commit.
+      const order = r.lines.map((l) => `${String(l.stream)}:${String((l.data as { phase?: string } | undefined)?.phase)}`);
+      expect(order.indexOf('tool:end')).toBeLessThan(order.indexOf('checkpoint:created'));
+    }
+    expect(readdirSync(join(home, 'checkpoints', 'pending'))).toEqual([]);
+    const items = JSON.parse((await cli(home, ['checkpoints', 'list', '--session', 'cow', '--json'])).stdout) as { id: string }[];
+    expect(items).toHaveLength(3);
+    const r = await cli(home, ['checkpoints', 'restore', '--session', 'cow', '--id', items[1]!.id]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(join(ws, 'd3/f7.txt'), 'utf8')).toBe('3/7\n');
+    expect(existsSync(join(ws, 'new'))).toBe(false);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
+  }, 120_000);
+
+  it('SIGKILL after the write and before the commit: the next start finishes the checkpoint from the saved copy and says so', async () => {
+    const { home, ws } = await largeFolder('kill');
+    fakes.anthropic.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'd5/f5.txt', content: 'written before the kill\n' } }] }, { text: 'Done.' });
+    const child = spawn(process.execPath, [BIN, 'agent', '--json', '--home', home, '--workspace', ws, '--session', 'kill', '--approve', 'auto', '--message', 'Write then die'], {
+      env: HOLD(60_000),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const deadline = Date.now() + 45_000;
+    while (readFileSync(join(ws, 'd5/f5.txt'), 'utf8') !== 'written before the kill\n') {
+      if (Date.now() > deadline) throw new Error('the write never happened');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(readdirSync(join(home, 'checkpoints', 'pending')).filter((n) => n.endsWith('.json'))).toHaveLength(1);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    writeFileSync(join(ws, 'd9/f9.txt'), 'changed by the person after the crash\n');
+    const list = await cli(home, ['checkpoints', 'list', '--session', 'kill', '--json']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stderr).toMatch(/session "kill" was interrupted; it was completed from the saved copy of d5\/f5\.txt/);
+    const items = JSON.parse(list.stdout) as { id: string; label: string }[];
+    expect(items.map((i) => i.label)).toEqual(['First write', 'Write then die']);
+    expect(readdirSync(join(home, 'checkpoints', 'pending'))).toEqual([]);
+    const r = await cli(home, ['checkpoints', 'restore', '--session', 'kill', '--id', items[1]!.id]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(join(ws, 'd5/f5.txt'), 'utf8')).toBe('5/5\n');
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
+    // Other files are recorded as they were when the checkpoint was finished (the person's change included).
+    expect(readFileSync(join(ws, 'd9/f9.txt'), 'utf8')).toBe('changed by the person after the crash\n');
+    // The store is sound: undo returns to the state before that restore.
+    expect((await cli(home, ['checkpoints', 'undo', '--session', 'kill'])).exitCode).toBe(0);
+    expect(readFileSync(join(ws, 'd5/f5.txt'), 'utf8')).toBe('written before the kill\n');
   }, 120_000);
 });
 
