@@ -5,7 +5,9 @@
  * makes anything visible; the main thread commits or discards what it sends back (prefetch.ts).
  *
  * Messages in: { id, input: PrepareInput }. Out: { id, ok: true, prepared } or { id, ok: false, error }. Jobs run one
- * at a time, in order. Started by the bin with `workerData.early` (early.ts), its first job (id 0) is that capture,
+ * at a time, in order. A copy-on-write change (gate.ts) sends its pre-images for a capture in flight ({ ahead }, no
+ * answer: applied when they arrive before the walk ends) or, when that was too late, asks for the answered capture to
+ * be patched ({ id, patch }, answered like a capture). Started by the bin with `workerData.early` (early.ts), its first job (id 0) is that capture,
  * begun before the command line's bundle loads. The trees it has read stay cached (content-addressed, so never stale): in the app, the next
  * turn's capture does not read the last tree back.
  */
@@ -19,6 +21,11 @@ import { TreeFiles } from './tree-files.js';
 export interface WorkerJob {
   id: number;
   input: PrepareInput;
+}
+
+/** Pre-images for the capture `job` (not answered): taken in if they arrive before its walk ends (prepare.ts). */
+export interface PatchAhead {
+  ahead: { job: number; preimages: PreImage[]; patchId: string };
 }
 
 /** Patches a capture this worker prepared with a copy-on-write change's pre-images (patch.ts): the reply is the new one. */
@@ -43,6 +50,11 @@ function treeFilesOf(dir: string): TreeFiles {
   return treeFiles;
 }
 
+/** Pre-images sent while a capture runs (PatchAhead), by job: applied before that capture is encoded. */
+const ahead = new Map<number, { preimages: PreImage[]; patchId: string }>();
+/** The last capture answered (jobs run in order: pre-images for it or an earlier one came too late). */
+let lastCapture = -1;
+
 function run(job: WorkerJob | PatchJob): void {
   chain = chain.then(async () => {
     try {
@@ -60,16 +72,24 @@ function run(job: WorkerJob | PatchJob): void {
       const treeFiles = treeFilesOf(dir);
       if (HOLD_MS > 0) await new Promise((r) => setTimeout(r, HOLD_MS));
       // A fresh index (none loaded): contents are deduplicated within this capture only, as in a new CLI process.
-      const prepared = await prepareCapture(job.input, { treeFiles, index: new ObjectIndex(path.join(dir, 'packs')), now: Date.now });
+      const prepared = await prepareCapture(job.input, { treeFiles, index: new ObjectIndex(path.join(dir, 'packs')), now: Date.now, patch: () => ahead.get(job.id) });
       if (prepared.tree) treeFiles.keep(prepared.treeId, prepared.tree, prepared.treeBase);
       delete prepared.tree; // the main thread never needs the entries: not copied across
       port!.postMessage({ id: job.id, ok: true, prepared });
     } catch (err) {
       port!.postMessage({ id: job.id, ok: false, error: (err as Error)?.message ?? String(err) });
     }
+    if ('input' in job) {
+      ahead.delete(job.id);
+      lastCapture = job.id;
+    }
   });
 }
 
 const early = (workerData as { early?: PrepareInput } | null)?.early;
 if (early) run({ id: 0, input: early });
-port.on('message', run);
+port.on('message', (m: WorkerJob | PatchJob | PatchAhead) => {
+  if ('ahead' in m) {
+    if (m.ahead.job > lastCapture) ahead.set(m.ahead.job, { preimages: m.ahead.preimages, patchId: m.ahead.patchId });
+  } else run(m);
+});

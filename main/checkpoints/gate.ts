@@ -96,6 +96,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     // Copy-on-write (preimage.ts): the capture started with the run is not ready, no other run changed the folder
     // since, and this call's one path can be saved as it is now — the tool runs at once and the capture is patched.
     const cow = prefetch && since === changesBefore && prefetch.pending(info.runId, root) ? copyOnWrite(deps.store, info, input) : undefined;
+    if (cow) prefetch!.patchAhead(info.runId, cow.preimages, cow.id);
     const p = (async () => {
       if (!cow) await deps.store.settled(); // another run's change is committed before this capture is taken
       let ready = prefetch ? await prefetch.take(info.runId, root) : undefined;
@@ -103,7 +104,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
         deps.store.discardPrepared(ready); // another run changed the folder after this one started
         ready = undefined;
       }
-      if (ready && cow) {
+      if (ready && cow && ready.patchedWith !== cow.id) {
         const patched = await prefetch!.patch(ready, cow.preimages, cow.id, deps.store.dir);
         if (!patched) deps.store.discardPrepared(ready); // captured again under the lock, and patched there
         ready = patched;

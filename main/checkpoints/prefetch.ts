@@ -83,6 +83,8 @@ interface RunPrefetch {
   result: Promise<Prepared | undefined>;
   /** The result has settled. */
   done?: boolean;
+  /** The worker's job (copy-on-write pre-images may be sent ahead to it). */
+  job?: number;
 }
 
 const track = (entry: RunPrefetch): RunPrefetch => {
@@ -128,7 +130,7 @@ export class CheckpointPrefetcher {
     this.listen(early.worker);
     early.worker.ref(); // job 0 in flight
     this.earlyInput = { ...early.input };
-    this.runs.set(ADOPTED, track({ root: early.input.root, result: result.catch(() => undefined) }));
+    this.runs.set(ADOPTED, track({ root: early.input.root, result: result.catch(() => undefined), job: 0 }));
     for (const m of early.messages) early.worker.emit('message', m);
   }
 
@@ -209,7 +211,7 @@ export class CheckpointPrefetcher {
       if (this.jobs.size === 0) w.unref();
       return false;
     }
-    this.runs.set(runId, track({ root, result: result.catch(() => undefined) }));
+    this.runs.set(runId, track({ root, result: result.catch(() => undefined), job: id }));
     return true;
   }
 
@@ -246,6 +248,20 @@ export class CheckpointPrefetcher {
   pending(runId: string, root: string): boolean {
     const entry = this.runs.get(runId);
     return entry !== undefined && entry.root === root && !entry.done;
+  }
+
+  /**
+   * Sends a copy-on-write change's pre-images to the worker preparing `runId`'s capture: if they arrive before its
+   * walk ends, the capture comes back patched (`patchedWith`), else `patch` is asked for after.
+   */
+  patchAhead(runId: string, preimages: readonly PreImage[], patchId: string): void {
+    const entry = this.runs.get(runId);
+    if (!this.worker || entry?.job === undefined || entry.done) return;
+    try {
+      this.worker.postMessage({ ahead: { job: entry.job, preimages, patchId } });
+    } catch {
+      /* the worker is going: `patch` finds it gone */
+    }
   }
 
   /**

@@ -79,7 +79,13 @@ export function readPointer(dir: string, root: string): Pointer | undefined {
 
 export async function prepareCapture(
   input: PrepareInput,
-  ctx: { treeFiles: TreeFiles; index: ObjectIndex; now: () => number },
+  ctx: {
+    treeFiles: TreeFiles;
+    index: ObjectIndex;
+    now: () => number;
+    /** A copy-on-write change's pre-images that arrived while the folder was walked (patch.ts): applied before encoding. */
+    patch?: () => { preimages: readonly PreImage[]; patchId: string } | undefined;
+  },
 ): Promise<Prepared> {
   const pointer = readPointer(input.dir, input.root);
   let previous: { id: string; tree: Tree } | undefined;
@@ -92,7 +98,7 @@ export async function prepareCapture(
   }
   const writer = new PackWriter(path.join(input.dir, 'packs'), input.packId);
   try {
-    const { tree, stats } = await captureTree(input.root, {
+    const captured = await captureTree(input.root, {
       limits: input.limits,
       exclude: input.exclude,
       previous: previous?.tree,
@@ -102,6 +108,9 @@ export async function prepareCapture(
       now: ctx.now,
     });
     writer.close();
+    const { stats } = captured;
+    const cow = ctx.patch?.();
+    const tree = cow ? patchTree(captured.tree, cow.preimages) : captured.tree;
     const { id, text, base } = ctx.treeFiles.encode(tree, previous?.id);
     return {
       root: input.root,
@@ -117,6 +126,7 @@ export async function prepareCapture(
       takenAt: tree.takenAt,
       stats,
       tree,
+      ...(cow ? { patchedWith: cow.patchId } : {}),
     };
   } catch (err) {
     writer.abort();
