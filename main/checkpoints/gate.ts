@@ -8,7 +8,7 @@ import type { AgentEvent } from '../../preload/contract.js';
 import type { CheckpointGate, CheckpointRequestInfo } from '../engine/attempt/checkpoint-step.js';
 import { savePending, type PendingRecord } from './pending.js';
 import type { CheckpointPrefetcher } from './prefetch.js';
-import { COPY_ON_WRITE_TOOLS, takePreImage, targetOf } from './preimage.js';
+import { takePreImage, targetOf } from './preimage.js';
 import { newCheckpointId, type CheckpointStore, type SnapshotInput } from './store.js';
 
 export interface RunInfo {
@@ -141,14 +141,14 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
 
 /**
  * Saves the pre-image of the one path a `write` / `edit` is about to change (preimage.ts) durably in the store
- * (pending.ts), or undefined when this call must wait for the capture: another tool (exec, apply_patch, MCP, a
- * subagent: what they change is not known before they run), a path that is not safe or cheap to save (a symlink on
+ * (pending.ts), or undefined when this call must wait for the capture: a tool that does not name the one path it
+ * changes (`Tool.changesOnly`: exec, apply_patch, MCP, a subagent — what they change is known only after), a path that is not safe or cheap to save (a symlink on
  * the way, a hard link, a file over the cap, a .gitignore), a platform whose file names may ignore case (the saved
  * path might not be the tree's), or the save failed.
  */
 function copyOnWrite(store: CheckpointStore, info: CheckpointRequestInfo, input: SnapshotInput): PendingRecord | undefined {
-  if (process.platform !== 'linux' || !COPY_ON_WRITE_TOOLS.has(info.toolName) || info.workspace === undefined) return undefined;
-  const rel = targetOf(input.root, info.workspace, (info.params as { path?: unknown } | undefined)?.path);
+  if (process.platform !== 'linux' || info.changesOnly === undefined || info.workspace === undefined) return undefined;
+  const rel = targetOf(input.root, info.workspace, info.changesOnly);
   if (rel === undefined) return undefined;
   const taken = takePreImage(input.root, rel, store.settings.maxFileBytes);
   if (!taken) return undefined;

@@ -17,9 +17,6 @@ import type { PreImage } from './patch.js';
 import { badEntryPath } from './tree.js';
 import { WorkspaceFs } from './workspace-fs.js';
 
-/** The tools whose one path is known before they run (their `path` argument). */
-export const COPY_ON_WRITE_TOOLS: ReadonlySet<string> = new Set(['write', 'edit']);
-
 export interface TakenPreImage {
   pre: PreImage;
   /** The file's content (a file that existed). */

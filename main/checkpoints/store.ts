@@ -161,7 +161,13 @@ export class CheckpointStore {
   }
 
   /** Makes a prepared capture visible (under the lock; prepare.ts): a StalePreparedError when it came too late. */
-  private commitLocked(p: Prepared): { id: string; tree?: Tree } {
+  private commitLocked(p: Prepared, cow?: PendingRecord): { id: string; tree?: Tree } {
+    if (cow) {
+      // The pre-images' contents go in first (the tree names them), and only with a tree to commit: a capture that
+      // failed leaves them pending for the next try.
+      const rows = commitPendingPack(this.dir, this.packsDir, cow);
+      if (rows.length) this.index.addPack(cow.id, rows);
+    }
     const committed = commitPrepared(p, { dir: this.dir, index: this.index, treeFiles: this.treeFiles });
     this.lastCapture = p.stats;
     return committed;
@@ -177,7 +183,7 @@ export class CheckpointStore {
     let p = await this.prepareHere(root);
     if (cow) p = patchPrepared(p, p.tree!, cow.preimages, cow.id, this.treeFiles);
     try {
-      const { id } = this.commitLocked(p);
+      const { id } = this.commitLocked(p, cow);
       return { tree: p.tree!, id, files: p.files, skipped: p.skipped, skippedSample: p.skippedSample };
     } catch (err) {
       this.discardPrepared(p);
@@ -189,10 +195,9 @@ export class CheckpointStore {
   private async snapshotLocked(input: SnapshotInput, prepared?: Prepared, cow?: PendingRecord): Promise<CheckpointRecord> {
     writeJournal(this.journalFile, { op: 'snapshot', sessionKey: input.sessionKey, root: input.root, startedAt: this.now() });
     let captured: { id: string; files: number; skipped: number; skippedSample: string[]; takenAt?: number } | undefined;
-    if (cow) this.index.addPack(cow.id, commitPendingPack(this.dir, this.packsDir, cow)); // the pre-images' contents first
     if (prepared && prepared.root === input.root && prepared.patchedWith === cow?.id) {
       try {
-        captured = { ...this.commitLocked(prepared), files: prepared.files, skipped: prepared.skipped, skippedSample: prepared.skippedSample, takenAt: prepared.takenAt };
+        captured = { ...this.commitLocked(prepared, cow), files: prepared.files, skipped: prepared.skipped, skippedSample: prepared.skippedSample, takenAt: prepared.takenAt };
       } catch {
         captured = undefined; // stale, or its temporary pack was swept: captured again below
       }

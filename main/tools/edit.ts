@@ -57,6 +57,7 @@ export function createEditTool(opts: { grants?: ProtectedGrants } = {}): Tool {
       additionalProperties: false,
     },
     execute: (args, ctx) => runEdit(args, ctx, opts.grants),
+    changesOnly: (args) => args.path,
   };
 }
 

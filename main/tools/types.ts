@@ -43,6 +43,12 @@ export interface Tool extends ToolSpec {
    * say `false`.
    */
   mutating?: boolean;
+  /**
+   * X2: the one workspace path (the call's own argument, unresolved) this call creates or replaces and nothing else —
+   * its checkpoint may then save that path first and let the call run before the folder's capture is ready
+   * (main/checkpoints/gate.ts). Unset: the call waits for the capture.
+   */
+  changesOnly?: (args: Record<string, unknown>) => unknown;
   /** A tool from an MCP server (X1): the server, the tool's own name there, its annotations (`mutating` is false only
    * when the server says `readOnlyHint`). */
   mcp?: { server: string; tool: string; annotations?: ToolAnnotations };

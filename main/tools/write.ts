@@ -30,6 +30,7 @@ export function createWriteTool(opts: { grants?: ProtectedGrants } = {}): Tool {
       additionalProperties: false,
     },
     execute: (args, ctx) => runWrite(args, ctx, opts.grants),
+    changesOnly: (args) => args.path,
   };
 }
 

@@ -25,6 +25,12 @@ import { newCheckpointId } from '../../main/checkpoints/store.js';
 import { sha256 } from '../../main/checkpoints/objects.js';
 import type { Tree, TreeEntry } from '../../main/checkpoints/tree.js';
 import { tempDirs } from '../support/temp-dirs.js';
+import { runCheckpointStep } from '../../main/engine/attempt/checkpoint-step.js';
+import { createEditTool } from '../../main/tools/edit.js';
+import type { Tool } from '../../main/tools/types.js';
+import { createWriteTool } from '../../main/tools/write.js';
+
+const tools: Record<string, Tool> = { write: createWriteTool(), edit: createEditTool() };
 
 const tmp = tempDirs('cow');
 const H = (c: string) => sha256(Buffer.from(c));
@@ -150,7 +156,9 @@ async function setup(o: { dropAhead?: boolean } = {}) {
     },
   });
   const emitted: Array<Record<string, unknown>> = [];
-  const call = (runId: string, toolName: string, params: unknown) => gate({ runId, sessionKey: 's', toolName, params, workspace: root, emit: (x) => void emitted.push(x as Record<string, unknown>) });
+  /** The engine's checkpoint step for a call of `toolName` (the real write / edit tools; any other tool says nothing). */
+  const call = (runId: string, toolName: string, params: Record<string, unknown>) =>
+    runCheckpointStep(gate, tools[toolName] ?? ({ name: toolName } as Tool), { runId, sessionKey: 's', toolName, workspace: root, emit: (x) => void emitted.push(x as Record<string, unknown>) }, params);
   const release = () => held.splice(0).forEach((go) => go());
   const contentOf = async (treeId: string, p: string) => {
     const e = store.loadTree(treeId).entries.find((x) => x.p === p);
@@ -196,7 +204,7 @@ describe('copy-on-write with a real checkpoint worker', () => {
 
       // Next turn: a file created in new folders.
       h.lifecycle('r2', 'start');
-      await h.call('r2', 'write', { path: 'n1/n2/new.txt', content: 'x' });
+      await h.call('r2', 'edit', { path: 'n1/n2/new.txt', edits: [] }); // a missing path: saved as absent
       mkdirSync(path.join(h.root, 'n1', 'n2'), { recursive: true });
       writeFileSync(path.join(h.root, 'n1', 'n2', 'new.txt'), 'new\n');
       h.release();

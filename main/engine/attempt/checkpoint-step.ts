@@ -13,8 +13,8 @@ export interface CheckpointRequestInfo {
   runId: string;
   sessionKey: string;
   toolName: string;
-  /** The call's arguments and the run's workspace (a `write`/`edit` of one path may be saved copy-on-write). */
-  params?: unknown;
+  /** The one path the call changes (`Tool.changesOnly`: a `write`/`edit`) and the run's workspace (copy-on-write). */
+  changesOnly?: unknown;
   workspace?: string;
   emit: (data: CheckpointData) => void;
 }
@@ -24,10 +24,11 @@ export type CheckpointGate = ((info: CheckpointRequestInfo) => Promise<void>) & 
   settle?: (runId: string) => Promise<void>;
 };
 
-export async function runCheckpointStep(gate: CheckpointGate | undefined, tool: Tool, info: CheckpointRequestInfo): Promise<void> {
+export async function runCheckpointStep(gate: CheckpointGate | undefined, tool: Tool, info: CheckpointRequestInfo, args?: Record<string, unknown>): Promise<void> {
   if (!gate || !isMutating(tool)) return;
   try {
-    await gate(info);
+    const only = tool.changesOnly && args ? tool.changesOnly(args) : undefined;
+    await gate(only === undefined ? info : { ...info, changesOnly: only });
   } catch (err) {
     info.emit({ phase: 'failed', error: (err as Error)?.message ?? String(err), toolName: info.toolName });
   }

@@ -85,10 +85,9 @@ export async function runToolCall(call: ToolCallBlock, ctx: ToolRunContext): Pro
       runId: ctx.runId,
       sessionKey: ctx.sessionKey,
       toolName,
-      params,
       workspace: ctx.workspace,
       emit: (data) => ctx.emitter.emit('checkpoint', data),
-    });
+    }, params);
     const output = await tool.execute(params, {
       workspace: ctx.workspace,
       run: { runId: ctx.runId, sessionKey: ctx.sessionKey },
