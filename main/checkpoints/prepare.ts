@@ -17,7 +17,7 @@ import { captureTree, type CaptureStats } from './capture.js';
 import { keyHash } from './layout.js';
 import { commitPack, PackWriter, type ObjectIndex } from './objects.js';
 import type { ScanLimits } from './scan.js';
-import { gzipTree, type TreeFiles } from './tree-files.js';
+import { gzipTree, type TreeBin, type TreeFiles } from './tree-files.js';
 import { fileCount, type Tree } from './tree.js';
 import { patchTree, type PreImage } from './patch.js';
 
@@ -43,6 +43,8 @@ export interface Prepared {
   treeBase?: string;
   /** The tree file's bytes (gzip). */
   treeGz: Uint8Array;
+  /** Binary copies of whole trees to write beside it (tree-bin.ts): its own when whole, its base's when it had none. */
+  treeBins?: TreeBin[];
   /** The temporary pack of new contents: [hash, offset, length] rows (none: nothing new). */
   pack?: { id: string; rows: Array<[string, number, number]> };
   files: number;
@@ -111,13 +113,14 @@ export async function prepareCapture(
     const { stats } = captured;
     const cow = ctx.patch?.();
     const tree = cow ? patchTree(captured.tree, cow.preimages) : captured.tree;
-    const { id, text, base } = ctx.treeFiles.encode(tree, previous?.id);
+    const { id, text, base, bins } = ctx.treeFiles.encode(tree, previous?.id);
     return {
       root: input.root,
       previous: pointer?.tree,
       treeId: id,
       ...(base ? { treeBase: base } : {}),
       treeGz: gzipTree(text),
+      ...(bins.length ? { treeBins: bins } : {}),
       ...(writer.written.size ? { pack: { id: writer.id, rows: [...writer.written].map(([h, l]): [string, number, number] => [h, l.offset, l.length]) } } : {}),
       files: fileCount(tree),
       entries: tree.entries.length,
@@ -152,7 +155,7 @@ export function commitPrepared(p: Prepared, ctx: { dir: string; index: ObjectInd
     commitPack(path.join(ctx.dir, 'packs'), p.pack.id, written);
     ctx.index.addPack(p.pack.id, written);
   }
-  ctx.treeFiles.write(p.treeId, p.treeGz);
+  ctx.treeFiles.write(p.treeId, p.treeGz, p.treeBins);
   if (p.tree) ctx.treeFiles.keep(p.treeId, p.tree, p.treeBase);
   const file = pointerFile(ctx.dir, p.root);
   writeFileSync(`${file}.tmp`, JSON.stringify({ root: p.root, tree: p.treeId, entries: p.entries }), { mode: 0o600 });
@@ -166,13 +169,16 @@ export function commitPrepared(p: Prepared, ctx: { dir: string; index: ObjectInd
  */
 export function patchPrepared(p: Prepared, tree: Tree, preimages: readonly PreImage[], patchId: string, treeFiles: TreeFiles): Prepared {
   const patched = patchTree(tree, preimages);
-  const { id, text, base } = treeFiles.encode(patched, p.previous);
-  const { treeBase: _old, ...rest } = p;
+  const { id, text, base, bins } = treeFiles.encode(patched, p.previous);
+  const { treeBase: _old, treeBins: oldBins, ...rest } = p;
+  // The base's copy offered with the capture still holds; the capture's own (when whole) is replaced by the patched one's.
+  const treeBins = [...(oldBins ?? []).filter((b) => b.id !== p.treeId), ...bins];
   return {
     ...rest,
     treeId: id,
     ...(base ? { treeBase: base } : {}),
     treeGz: gzipTree(text),
+    ...(treeBins.length ? { treeBins } : {}),
     files: fileCount(patched),
     entries: patched.entries.length,
     skipped: patched.skipped.length,

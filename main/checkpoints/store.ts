@@ -401,14 +401,19 @@ export class CheckpointStore {
     return diskUsage([this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir], this.sessionsDir);
   }
 
-  /** For retention.ts: remove a tree file / a pack. */
+  /** For retention.ts: remove a tree's files (its JSON and its binary copy) / a pack. */
   removeTree(id: string): void {
-    rmSync(path.join(this.treesDir, `${id}.json.gz`), { force: true });
-    this.treeFiles.forget(id);
+    this.treeFiles.remove(id);
   }
 
+  /** Trees on disk: by their JSON, or by a binary copy left without it (collected like any tree nothing names). */
   treeIds(): string[] {
-    return safeReaddir(this.treesDir).filter((n) => n.endsWith('.json.gz')).map((n) => n.slice(0, -8));
+    const ids = new Set<string>();
+    for (const n of safeReaddir(this.treesDir)) {
+      if (n.endsWith('.json.gz')) ids.add(n.slice(0, -8));
+      else if (n.endsWith('.bin') && !n.startsWith('tmp-')) ids.add(n.slice(0, -4));
+    }
+    return [...ids];
   }
 
   removePack(id: string): void {
