@@ -105,7 +105,11 @@ export class CheckpointStore {
   private async recover(): Promise<void> {
     await this.recoverJournal();
     await recoverPending(orphanedPending(this.dir), {
-      finish: (r) => this.snapshotLocked(r.input, undefined, r),
+      finish: (r) =>
+        this.snapshotLocked(r.input, undefined, r).catch((err: unknown) => {
+          clearJournal(this.journalFile); // nothing was changed; the record stays for the next try
+          throw err;
+        }),
       notice: (line) => this.notice(line),
       logHas: (r) => readLog(this.logFile(r.input.sessionKey)).some((x) => x.id === r.checkpointId),
       remove: (r) => removePending(this.dir, r),

@@ -281,4 +281,24 @@ describe('a copy-on-write record left by a killed process', () => {
     expect(hasPending(next.dir)).toBe(false);
     expect(readdirSync(path.join(next.dir, 'pending'))).toEqual([]);
   });
+
+  it('whose folder is gone is kept for a later start, said once, and leaves no journal behind', async () => {
+    const root = tmp('ws');
+    writeFileSync(path.join(root, 'a.txt'), 'a');
+    const home = tmp('home');
+    const first = new CheckpointStore(home, { onNotice: () => {} });
+    await first.snapshot({ sessionKey: 'other', root, label: 'earlier' });
+    const r = savePending(first.dir, { checkpointId: newCheckpointId(Date.now()), createdAt: Date.now(), input: { sessionKey: 's', root: path.join(root, 'gone'), label: 'x' }, preimages: [{ p: 'n.txt', k: 'absent', from: 'n.txt' }] }, new Map());
+    const dir = path.join(first.dir, 'pending');
+    const id = `${r.id.split('-')[0]}-0123456789ac`;
+    writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ ...r, id, pid: 4_194_305 }));
+    rmSync(path.join(dir, `${r.id}.json`));
+    const notices: string[] = [];
+    const next = new CheckpointStore(home, { onNotice: (l) => notices.push(l) });
+    await next.recoverNow();
+    await next.snapshot({ sessionKey: 'other', root, label: 'later' });
+    expect(notices).toEqual([expect.stringMatching(/session "s" could not be completed yet .*tried again at the next start/)]);
+    expect(existsSync(path.join(next.dir, 'journal.json'))).toBe(false);
+    expect(hasPending(next.dir)).toBe(true);
+  });
 });
