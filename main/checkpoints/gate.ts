@@ -95,6 +95,8 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     };
     // Copy-on-write (preimage.ts): the capture started with the run is not ready, no other run changed the folder
     // since, and this call's one path can be saved as it is now — the tool runs at once and the capture is patched.
+    // Whatever capture is committed in the end is patched: the worker's, or one taken under the store lock when the
+    // worker failed or its capture came too late (the folder checkpointed by another process meanwhile).
     const cow = prefetch && since === changesBefore && prefetch.pending(info.runId, root) ? copyOnWrite(deps.store, info, input) : undefined;
     if (cow) prefetch!.patchAhead(info.runId, cow.preimages, cow.id);
     const p = (async () => {

@@ -168,6 +168,7 @@ describe('copy-on-write: a write that does not wait for the turn capture (the bu
       // The tool ran before the commit: its end comes first on the stream, the run's end after the commit.
       const order = r.lines.map((l) => `${String(l.stream)}:${String((l.data as { phase?: string } | undefined)?.phase)}`);
       expect(order.indexOf('tool:end')).toBeLessThan(order.indexOf('checkpoint:created'));
+      expect(order.indexOf('checkpoint:created')).toBeLessThan(order.indexOf('lifecycle:end'));
     }
     expect(readdirSync(join(home, 'checkpoints', 'pending'))).toEqual([]);
     const items = JSON.parse((await cli(home, ['checkpoints', 'list', '--session', 'cow', '--json'])).stdout) as { id: string }[];

@@ -182,15 +182,19 @@ describe('copy-on-write with a real checkpoint worker', () => {
       // The tool: content and mode changed. The person creates a folder meanwhile (after the turn started: recorded).
       writeFileSync(path.join(h.root, 'a.txt'), 'written by the agent\n');
       chmodSync(path.join(h.root, 'a.txt'), 0o600);
-      // A second mutating call of the turn waits for the commit.
+      // A second mutating call of the turn waits for the commit, and so do a preview (a restore's first step) and the
+      // run's end (settle).
       let second = false;
       const secondCall = h.call('r1', 'exec', { command: 'rm f1.txt' }).then(() => (second = true));
+      let previewed = false;
+      const preview = h.store.preview('first', h.store.list('first')[0]!.id).then(() => (previewed = true));
+      let settled = false;
+      const settle = h.gate.settle!('r1').then(() => (settled = true));
       await new Promise((r) => setTimeout(r, 50));
-      expect(second).toBe(false);
+      expect([second, previewed, settled]).toEqual([false, false, false]);
       expect(h.store.list('s')).toEqual([]);
       h.release(); // the capture runs now, after the write
-      await secondCall;
-      await h.gate.settle!('r1');
+      await Promise.all([secondCall, preview, settle]);
       h.lifecycle('r1', 'end');
       const [cp] = h.store.list('s');
       expect(h.emitted).toEqual([expect.objectContaining({ phase: 'created', id: cp!.id, files: 21, savedFirst: ['a.txt'] })]);
