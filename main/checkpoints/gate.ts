@@ -144,9 +144,9 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
 /**
  * Saves the pre-image of the one path a `write` / `edit` is about to change (preimage.ts) durably in the store
  * (pending.ts), or undefined when this call must wait for the capture: a tool that does not name the one path it
- * changes (`Tool.changesOnly`: exec, apply_patch, MCP, a subagent — what they change is known only after), a path that is not safe or cheap to save (a symlink on
- * the way, a hard link, a file over the cap, a .gitignore), a platform whose file names may ignore case (the saved
- * path might not be the tree's), or the save failed.
+ * changes (`Tool.changesOnly`; exec, apply_patch, MCP, a subagent: what they change is known only after), a path that
+ * is not safe or cheap to save (a symlink on the way, a hard link, a file over the cap, a .gitignore), a platform
+ * whose file names may ignore case (the saved path might not be the tree's: Linux only), or the save failed.
  */
 function copyOnWrite(store: CheckpointStore, info: CheckpointRequestInfo, input: SnapshotInput): PendingRecord | undefined {
   if (process.platform !== 'linux' || info.changesOnly === undefined || info.workspace === undefined) return undefined;
