@@ -17,7 +17,7 @@ import path from 'node:path';
 import { commitPack, newPackId } from './objects.js';
 import type { PreImage } from './patch.js';
 import type { SnapshotInput } from './store-types.js';
-import { isObjectId } from './tree.js';
+import { badEntryPath, isObjectId } from './tree.js';
 import { safeReaddir } from './layout.js';
 
 export interface PendingRecord {
@@ -135,9 +135,12 @@ function parse(text: string): PendingRecord | undefined {
   if (!i || typeof i.sessionKey !== 'string' || typeof i.root !== 'string' || !path.isAbsolute(i.root) || typeof i.label !== 'string') return undefined;
   if (!Array.isArray(r.preimages) || !Array.isArray(r.rows)) return undefined;
   for (const p of r.preimages as unknown[]) {
+    // Paths a tree may hold (a crafted record never puts `..` or `.git` into a checkpoint), `from` on the way to `p`.
     const x = p as Partial<Record<string, unknown>> | null;
-    if (!x || typeof x.p !== 'string') return undefined;
-    if (x.k === 'absent' ? typeof x.from !== 'string' : x.k !== 'f' || !isObjectId(x.h) || typeof x.m !== 'number' || typeof x.s !== 'number') return undefined;
+    if (!x || typeof x.p !== 'string' || badEntryPath(x.p)) return undefined;
+    if (x.k === 'absent') {
+      if (typeof x.from !== 'string' || badEntryPath(x.from) || (x.from !== x.p && !x.p.startsWith(`${x.from}/`))) return undefined;
+    } else if (x.k !== 'f' || !isObjectId(x.h) || !Number.isInteger(x.m) || (x.m as number) < 0 || (x.m as number) > 0o7777 || !Number.isSafeInteger(x.s)) return undefined;
   }
   return r as PendingRecord;
 }

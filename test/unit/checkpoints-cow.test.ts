@@ -305,4 +305,26 @@ describe('a copy-on-write record left by a killed process', () => {
     expect(existsSync(path.join(next.dir, 'journal.json'))).toBe(false);
     expect(hasPending(next.dir)).toBe(true);
   });
+
+  it.each([
+    ['a path with ..', { p: '../outside.txt', k: 'absent', from: '../outside.txt' }],
+    ['a .git path', { p: '.git/hooks/pre-commit', k: 'f', m: 0o755, h: 'a'.repeat(64), s: 1 }],
+    ['a "from" not on the way', { p: 'a/b.txt', k: 'absent', from: 'c' }],
+    ['a mode past the permission bits', { p: 'a.txt', k: 'f', m: 0o100755, h: 'a'.repeat(64), s: 1 }],
+  ])('a crafted record (%s) is removed, never applied', async (_name, pre) => {
+    const root = tmp('ws');
+    writeFileSync(path.join(root, 'a.txt'), 'a');
+    const home = tmp('home');
+    const store = new CheckpointStore(home, { onNotice: () => {} });
+    await store.snapshot({ sessionKey: 'other', root, label: 'earlier' });
+    mkdirSync(path.join(store.dir, 'pending'), { recursive: true });
+    const id = 'mij3k2a0-0123456789ad';
+    writeFileSync(path.join(store.dir, 'pending', `${id}.json`), JSON.stringify({ v: 1, id, pid: 4_194_305, checkpointId: 'x', createdAt: 1, input: { sessionKey: 's', root, label: 'x' }, preimages: [pre], rows: [] }));
+    const notices: string[] = [];
+    const next = new CheckpointStore(home, { onNotice: (l) => notices.push(l) });
+    await next.recoverNow();
+    expect(notices).toEqual([]);
+    expect(next.list('s')).toEqual([]);
+    expect(readdirSync(path.join(next.dir, 'pending'))).toEqual([]);
+  });
 });
