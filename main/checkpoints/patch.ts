@@ -9,7 +9,10 @@
  *   the capture leaves out (ignored by .gitignore, excluded) is left out either way.
  * - A path that did not exist: the first missing folder on its way (or the path itself) and everything under it
  *   are removed — what the tool created.
+ * - Either way, the atomic write's temporary file beside the path (`.<name>.<pid>.<hex>.tmp`, temp-name.ts) is
+ *   removed: a capture walking that folder during the write may have seen it, and it was not there before.
  */
+import { isTempNameFor } from '../tools/fs/temp-name.js';
 import type { Tree, TreeEntry } from './tree.js';
 
 export type PreImage =
@@ -39,6 +42,12 @@ export function patchTree(tree: Tree, preimages: readonly PreImage[]): Tree {
   let entries = tree.entries;
   let skipped = tree.skipped;
   for (const pre of preimages) {
+    const slash = pre.p.lastIndexOf('/');
+    const dir = pre.p.slice(0, slash + 1);
+    const name = pre.p.slice(slash + 1);
+    const isTemp = (p: string) => p.startsWith(dir) && p.indexOf('/', dir.length) < 0 && isTempNameFor(name, p.slice(dir.length));
+    entries = entries.filter((e) => !isTemp(e.p));
+    skipped = skipped.filter((s) => !isTemp(s.p));
     if (pre.k === 'absent') {
       entries = entries.filter((e) => !under(e.p, pre.from));
       skipped = skipped.filter((s) => !under(s.p, pre.from));

@@ -64,6 +64,24 @@ describe('patchTree', () => {
       [{ p: 'huge/x.bin', k: 'absent', from: 'huge' }],
       tree([f('a.txt', 'a')]),
     ],
+    [
+      "the atomic write's temp file, seen by a capture walking during the write, goes",
+      tree([d('src'), f('src/.a.js.4242.0badf00d.tmp', 'new'), f('src/a.js', 'old')]),
+      [pre('src/a.js', 'old')],
+      tree([d('src'), f('src/a.js', 'old', 0o644, false)]),
+    ],
+    [
+      'a created file: its temp file goes too (another process id, skipped as well)',
+      tree([f('.new.txt.77.abcdef01.tmp', 'n'), f('old.txt', 'o')], [{ p: '.new.txt.78.abcdef02.tmp', reason: 'too-large' }]),
+      [{ p: 'new.txt', k: 'absent', from: 'new.txt' }],
+      tree([f('old.txt', 'o')]),
+    ],
+    [
+      'names that only look alike stay (another suffix, not 8 hex digits, another folder, another file)',
+      tree([d('src'), f('src/.a.js.1.0badf00d.bak', 'x'), f('src/.a.js.12.xyz.tmp', 'x'), f('src/.b.js.1.0badf00d.tmp', 'x'), f('src/a.js', 'o'), d('src/sub'), f('src/sub/.a.js.1.0badf00d.tmp', 'x')]),
+      [pre('src/a.js', 'o')],
+      tree([d('src'), f('src/.a.js.1.0badf00d.bak', 'x'), f('src/.a.js.12.xyz.tmp', 'x'), f('src/.b.js.1.0badf00d.tmp', 'x'), f('src/a.js', 'o', 0o644, false), d('src/sub'), f('src/sub/.a.js.1.0badf00d.tmp', 'x')]),
+    ],
   ];
   it.each(cases)('%s', (_name, captured, preimages, expected) => {
     const before = JSON.stringify(captured);

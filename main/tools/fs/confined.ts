@@ -11,10 +11,10 @@
  * ~/.ssh/id_rsa reads like any file), and where they are cannot be told — except in node_modules, where package
  * managers (pnpm) hard-link every file to their store of public packages.
  */
-import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { ToolError } from '../types.js';
+import { tempNameFor } from './temp-name.js';
 import { errCode, errText, isInside, locate, type Located } from './walk.js';
 import type { WriteGuard } from '../protected/guard.js';
 
@@ -197,7 +197,7 @@ export async function writeAtomic(ws: string, input: string, content: string | B
     if (existing && !existing.isFile()) throw new ToolError(`${tool}: "${found.rel}" is not a regular file`);
     await opts.guard?.(found.rel, content, () => (existing ? currentText(target) : Promise.resolve(undefined)));
 
-    const tmpName = `.${found.name.slice(0, 200)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const tmpName = tempNameFor(found.name);
     const tmp = found.childPath(tmpName);
     const bytes = typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.length;
     let handle: FileHandle | undefined;
