@@ -141,18 +141,21 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
   return gate;
 }
 
+/** A larger file is not copied at the gate (its read, hash and flush could take longer than the capture's wait). */
+const COPY_ON_WRITE_MAX_BYTES = 2 * 1024 * 1024;
+
 /**
  * Saves the pre-image of the one path a `write` / `edit` is about to change (preimage.ts) durably in the store
  * (pending.ts), or undefined when this call must wait for the capture: a tool that does not name the one path it
  * changes (`Tool.changesOnly`; exec, apply_patch, MCP, a subagent: what they change is known only after), a path that
- * is not safe or cheap to save (a symlink on the way, a hard link, a file over the cap, a .gitignore), a platform
+ * is not safe or cheap to save (a symlink on the way, a hard link, a file over 2 MB, a .gitignore), a platform
  * whose file names may ignore case (the saved path might not be the tree's: Linux only), or the save failed.
  */
 function copyOnWrite(store: CheckpointStore, info: CheckpointRequestInfo, input: SnapshotInput): PendingRecord | undefined {
   if (process.platform !== 'linux' || info.changesOnly === undefined || info.workspace === undefined) return undefined;
   const rel = targetOf(input.root, info.workspace, info.changesOnly);
   if (rel === undefined) return undefined;
-  const taken = takePreImage(input.root, rel, store.settings.maxFileBytes);
+  const taken = takePreImage(input.root, rel, Math.min(store.settings.maxFileBytes, COPY_ON_WRITE_MAX_BYTES));
   if (!taken) return undefined;
   try {
     const now = Date.now();

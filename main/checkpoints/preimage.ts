@@ -8,7 +8,7 @@
  * - every part of the way is a real folder (no symlink: the tool would follow it to another path), walked without
  *   following links (workspace-fs.ts);
  * - the path is an existing regular file with one link (a hard link's other names may change with it) and no
- *   larger than the per-file cap — or it does not exist (the first missing part of its way is recorded: the tool
+ *   larger than `maxFileBytes` (the gate's cap) — or it does not exist (the first missing part of its way is recorded: the tool
  *   creates that folder and what is under it).
  */
 import path from 'node:path';

@@ -247,12 +247,14 @@ describe('copy-on-write with a real checkpoint worker', () => {
     }
   });
 
-  it('exec, a symlinked path, or another tool: the call waits for the capture as before', async () => {
+  it('exec, a symlinked path, a file over 2 MB, or another tool: the call waits for the capture as before', async () => {
     const h = await setup();
     try {
       symlinkSync(tmp('elsewhere'), path.join(h.root, 'lnk'));
-      for (const [tool, params] of [['exec', { command: 'true' }], ['write', { path: 'lnk/x.txt', content: 'x' }], ['apply_patch', { input: '' }]] as const) {
-        const runId = `r-${tool}-${Object.keys(params)[0]}`;
+      writeFileSync(path.join(h.root, 'big.bin'), Buffer.alloc(2 * 1024 * 1024 + 1));
+      const calls = [['exec', { command: 'true' }], ['write', { path: 'lnk/x.txt', content: 'x' }], ['edit', { path: 'big.bin', edits: [] }], ['apply_patch', { input: '' }]] as const;
+      for (const [i, [tool, params]] of calls.entries()) {
+        const runId = `r${i}-${tool}`;
         h.lifecycle(runId, 'start');
         let passed = false;
         const p = h.call(runId, tool, params).then(() => (passed = true));
