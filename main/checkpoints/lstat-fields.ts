@@ -76,8 +76,3 @@ export function lstatFields(path: string): LstatFields {
   if (raw === null) raw = probeRawLstat(['/', process.execPath]);
   return raw ? fromRaw(raw(path, false, undefined, true)) : fromStats(lstatSync(path));
 }
-
-/** Tests: forget the probe's result (undefined: probe again at the next call; false: always lstatSync). */
-export function resetLstatProbe(mode?: false): void {
-  raw = mode === false ? undefined : null;
-}

@@ -60,12 +60,6 @@ export function treeId(encoded: string): string {
   return createHash('sha256').update(encoded).digest('hex');
 }
 
-export function decodeTree(text: string): Tree {
-  const t = JSON.parse(text) as Tree;
-  if (t.v !== TREE_VERSION || !Array.isArray(t.entries)) throw new Error(`Unsupported checkpoint tree (version ${String(t.v)}).`);
-  return { ...t, skipped: t.skipped ?? [] };
-}
-
 /**
  * Code points HFS+ ignores in names (and NTFS's trailing dots and spaces): `.g\u200cit` or `.GIT.` is `.git` there.
  * The list git itself checks (is_hfs_dotgit / is_ntfs_dotgit).

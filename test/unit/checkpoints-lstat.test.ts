@@ -2,10 +2,10 @@
  * X2 lstat-fields.ts: the fast lstat gives exactly what fs.lstatSync gives (or is not used), and a snapshot's walk
  * finds the same tree with it and without it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chmodSync, lstatSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isDir, isFile, isLink, lstatFields, probeRawLstat, resetLstatProbe } from '../../main/checkpoints/lstat-fields.js';
+import { isDir, isFile, isLink, lstatFields, probeRawLstat } from '../../main/checkpoints/lstat-fields.js';
 import { scanWorkspace } from '../../main/checkpoints/scan.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
@@ -24,8 +24,6 @@ function workspace(): string {
   writeFileSync(path.join(ws, 'ignored', 'x'), 'x');
   return ws;
 }
-
-afterEach(() => resetLstatProbe());
 
 describe('lstatFields', () => {
   it('gives what lstatSync gives, for a folder, a file (sub-ms times), an executable and a symlink (not followed)', () => {
@@ -68,11 +66,19 @@ describe('lstatFields', () => {
   it('a snapshot walk finds the same entries with the fast lstat and with lstatSync', async () => {
     const ws = workspace();
     const limits = { maxFileBytes: 1e9, maxTotalBytes: 1e12 };
-    resetLstatProbe();
     const fast = await scanWorkspace(ws, limits);
-    resetLstatProbe(false);
-    const plain = await scanWorkspace(ws, limits);
-    expect(fast).toEqual(plain);
+    // The product's own switch to lstatSync (--pending-deprecation would print DEP0111 for the binding), in fresh
+    // module instances so the probe runs again.
+    vi.stubEnv('NODE_PENDING_DEPRECATION', '1');
+    vi.resetModules();
+    try {
+      const fresh = await import('../../main/checkpoints/lstat-fields.js');
+      expect(fresh.probeRawLstat(['/'])).toBeUndefined();
+      const plain = await (await import('../../main/checkpoints/scan.js')).scanWorkspace(ws, limits);
+      expect(fast).toEqual(plain);
+    } finally {
+      vi.unstubAllEnvs();
+    }
     expect(fast.entries.map((e) => e.p)).toEqual(['.gitignore', 'b.sh', 'link', 'src', 'src/a.txt']);
   });
 });
