@@ -14,8 +14,6 @@ import { chmodSync, linkSync, renameSync, rmSync, mkdirSync, readdirSync, readFi
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../preload/contract.js';
-import { createCheckpointGate, type RunInfo } from '../../main/checkpoints/gate.js';
 import { patchTree, type PreImage } from '../../main/checkpoints/patch.js';
 import { hasPending, savePending } from '../../main/checkpoints/pending.js';
 import { CheckpointPrefetcher } from '../../main/checkpoints/prefetch.js';
@@ -24,6 +22,7 @@ import { CheckpointStore } from '../../main/checkpoints/store.js';
 import { newCheckpointId } from '../../main/checkpoints/store.js';
 import { sha256 } from '../../main/checkpoints/objects.js';
 import type { Tree, TreeEntry } from '../../main/checkpoints/tree.js';
+import { gateHarness } from '../support/checkpoint-gate.js';
 import { tempDirs } from '../support/temp-dirs.js';
 import { runCheckpointStep } from '../../main/engine/attempt/checkpoint-step.js';
 import { createEditTool } from '../../main/tools/edit.js';
@@ -155,24 +154,7 @@ async function setup(o: { dropAhead?: boolean } = {}) {
       return w;
     },
   });
-  const runs: Record<string, RunInfo> = {};
-  const listeners = new Set<(e: AgentEvent) => void>();
-  const lifecycle = (runId: string, phase: 'start' | 'end') => {
-    if (phase === 'start') runs[runId] = { sessionId: `id-${runId}`, message: `turn ${runId}`, startedAt: Date.now() };
-    else runs[runId]!.endedAt = Date.now();
-    for (const l of listeners) l({ type: 'event', runId, sessionKey: 's', seq: 0, stream: 'lifecycle', data: { phase }, ts: Date.now() } as AgentEvent);
-  };
-  const gate = createCheckpointGate({
-    store,
-    run: (id) => runs[id],
-    root: () => root,
-    enabled: () => true,
-    prefetch,
-    events: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-  });
+  const { lifecycle, gate } = gateHarness(store, root, prefetch);
   const emitted: Array<Record<string, unknown>> = [];
   /** The engine's checkpoint step for a call of `toolName` (the real write / edit tools; any other tool says nothing). */
   const call = (runId: string, toolName: string, params: Record<string, unknown>) =>

@@ -14,10 +14,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../preload/contract.js';
-import { createCheckpointGate, type RunInfo } from '../../main/checkpoints/gate.js';
 import { CheckpointPrefetcher, type WorkerLike } from '../../main/checkpoints/prefetch.js';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
+import { gateHarness } from '../support/checkpoint-gate.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
 const tmp = tempDirs('cpp');
@@ -55,24 +54,7 @@ async function setup(o: { spawn?: () => WorkerLike | undefined } = {}) {
         return w;
       }),
   });
-  const runs: Record<string, RunInfo> = {};
-  const listeners = new Set<(e: AgentEvent) => void>();
-  const lifecycle = (runId: string, phase: 'start' | 'end') => {
-    if (phase === 'start') runs[runId] = { sessionId: `id-${runId}`, message: `turn ${runId}`, startedAt: Date.now() };
-    else runs[runId]!.endedAt = Date.now();
-    for (const l of listeners) l({ type: 'event', runId, sessionKey: 's', seq: 0, stream: 'lifecycle', data: { phase }, ts: Date.now() } as AgentEvent);
-  };
-  const gate = createCheckpointGate({
-    store,
-    run: (id) => runs[id],
-    root: () => root,
-    enabled: () => true,
-    prefetch,
-    events: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-  });
+  const { runs, lifecycle, gate } = gateHarness(store, root, prefetch);
   const emitted: Array<Record<string, unknown>> = [];
   const call = (runId: string, sessionKey = 's') => gate({ runId, sessionKey, toolName: 'write', emit: (d) => void emitted.push(d as Record<string, unknown>) });
   /** Resolves once the worker has answered `n` jobs in all. */
