@@ -7,7 +7,7 @@
  *   before a single file changes.
  * - Each file and symlink is written under a temporary name in its folder and renamed over the old one, so every
  *   path is whole-old or whole-new at any instant; the caller's journal makes the tree as a whole all-or-nothing
- *   (store.ts rolls an interrupted restore forward at the next start).
+ *   (recovery.ts rolls an interrupted restore forward at the next start).
  * - Nothing is followed (workspace-fs.ts): every folder on the way to a path is reached without following a link —
  *   also when one is swapped in while the restore runs — and symlinks are recreated as symlinks with their recorded
  *   text; a symlink or file standing where a folder has to be is moved aside, never written through. Modes are set

@@ -2,7 +2,7 @@
  * X2 checkpoint store on disk: names, the journal of the operation in progress, clean-up of what a killed process
  * left (temporary files, a pack without its index), and disk use. Plain file helpers for store.ts.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RestoreRecord } from './log.js';
@@ -15,6 +15,11 @@ export type Journal =
 
 /** File names from a session key or a folder path (never the text itself in a file name). */
 export const keyHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);
+
+/** Short, sortable, typable ids of checkpoints and restores ("mij3k2a0-7f3c"). */
+export function newCheckpointId(now: number): string {
+  return `${now.toString(36)}-${randomBytes(2).toString('hex')}`;
+}
 
 export function safeReaddir(dir: string): string[] {
   try {

@@ -3,12 +3,12 @@
  * and garbage collection of trees and packs nothing references any more (mark and sweep under the store lock; a pack
  * that is mostly dead is repacked).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { safeReaddir, sweepStaleTemporaries } from './layout.js';
-import { logSessionKey, readLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
-import { ObjectReader, type ObjectIndex } from './objects.js';
-import type { CheckpointStore } from './store.js';
+import { logSessionKey, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
+import { ObjectReader, PackWriter, type ObjectIndex } from './objects.js';
+import type { TreeFiles } from './tree-files.js';
 
 /** A temporary pack this old is left over from a killed process (a live one is written within a turn's start). */
 const STALE_TEMPORARY_MS = 3600_000;
@@ -31,10 +31,46 @@ export function pruneRecords(records: readonly LogRecord[], o: { keep: number; m
   );
 }
 
+/** Drops from a session's log what `pruneRecords` does not keep; true when something was dropped (then collect). */
+export function pruneLog(file: string, o: { keep: number; maxAgeMs: number; now: number }): boolean {
+  const all = readLog(file);
+  const kept = pruneRecords(all, o);
+  if (kept.length === all.length) return false;
+  rewriteLog(file, kept);
+  return true;
+}
+
+/** The parts of the checkpoint store that garbage collection reads and removes from (store.ts). */
+export interface StoreFiles {
+  packsDir: string;
+  treesDir: string;
+  sessionsDir: string;
+  workspacesDir: string;
+  index: ObjectIndex;
+  treeFiles: TreeFiles;
+}
+
+/** Trees on disk: by their JSON, or by a binary copy left without it (collected like any tree nothing names). */
+function treeIds(treesDir: string): string[] {
+  const ids = new Set<string>();
+  for (const n of safeReaddir(treesDir)) {
+    if (n.endsWith('.json.gz')) ids.add(n.slice(0, -8));
+    else if (n.endsWith('.bin') && !n.startsWith('tmp-')) ids.add(n.slice(0, -4));
+  }
+  return [...ids];
+}
+
+function removePack(s: StoreFiles, id: string): void {
+  // Index first: a reader never sees an index whose pack is gone.
+  rmSync(path.join(s.packsDir, `${id}.idx`), { force: true });
+  rmSync(path.join(s.packsDir, `${id}.pack`), { force: true });
+  s.index.forget(id);
+}
+
 /** Share of a pack's bytes that must be live for it to be kept as it is; below it the pack is rewritten. */
 const REPACK_BELOW = 0.5;
 
-export async function collectGarbage(p: { store: CheckpointStore; index: ObjectIndex; logs: LogRecord[][]; pointers: string[] }): Promise<{ trees: number; packs: number; repacked: number }> {
+async function collectGarbage(s: StoreFiles, p: { logs: LogRecord[][]; pointers: string[] }): Promise<{ trees: number; packs: number; repacked: number }> {
   const liveTrees = new Set<string>(p.pointers);
   for (const log of p.logs) for (const r of log) if (r.type === 'checkpoint') liveTrees.add(r.tree);
   // Contents are live when a checkpoint (or a workspace's latest tree) needs them — read from the trees as
@@ -42,7 +78,7 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
   const live = new Set<string>();
   for (const id of [...liveTrees]) {
     try {
-      for (const e of p.store.loadTree(id).entries) if (e.h) live.add(e.h);
+      for (const e of s.treeFiles.load(id).entries) if (e.h) live.add(e.h);
     } catch {
       liveTrees.delete(id); // a missing tree keeps nothing alive
     }
@@ -51,23 +87,23 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
   for (const id of [...liveTrees]) {
     let base: string | undefined;
     try {
-      base = p.store.baseOf(id);
+      base = s.treeFiles.baseOf(id);
     } catch {
       base = undefined;
     }
     for (let b = base; b !== undefined && !liveTrees.has(b); ) {
       liveTrees.add(b);
       try {
-        b = p.store.baseOf(b);
+        b = s.treeFiles.baseOf(b);
       } catch {
         b = undefined;
       }
     }
   }
   let trees = 0;
-  for (const id of p.store.treeIds()) {
+  for (const id of treeIds(s.treesDir)) {
     if (!liveTrees.has(id)) {
-      p.store.removeTree(id);
+      s.treeFiles.remove(id);
       trees++;
     }
   }
@@ -77,13 +113,13 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
   // most live bytes are kept first, and a later pack counts only what none kept before it holds.
   const liveBytesOf = (pack: string) => {
     let n = 0;
-    for (const [h, loc] of p.index.objectsOf(pack)) if (live.has(h)) n += loc.length;
+    for (const [h, loc] of s.index.objectsOf(pack)) if (live.has(h)) n += loc.length;
     return n;
   };
   const held = new Set<string>();
-  const order = p.index.packIds().map((pack) => ({ pack, bytes: liveBytesOf(pack) })).sort((a, b) => b.bytes - a.bytes);
+  const order = s.index.packIds().map((pack) => ({ pack, bytes: liveBytesOf(pack) })).sort((a, b) => b.bytes - a.bytes);
   for (const { pack } of order) {
-    const objects = [...p.index.objectsOf(pack)];
+    const objects = [...s.index.objectsOf(pack)];
     let total = 0;
     let liveBytes = 0;
     for (const [h, loc] of objects) {
@@ -91,11 +127,11 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
       if (live.has(h) && !held.has(h)) liveBytes += loc.length;
     }
     if (liveBytes === 0) {
-      p.store.removePack(pack);
+      removePack(s, pack);
       packs++;
     } else if (liveBytes < total * REPACK_BELOW) {
-      const writer = p.store.newPackWriter();
-      const reader = new ObjectReader(p.index);
+      const writer = new PackWriter(s.packsDir);
+      const reader = new ObjectReader(s.index);
       try {
         for (const [h] of objects) if (live.has(h) && !held.has(h)) writer.add(h, reader.read(h));
       } catch (err) {
@@ -105,9 +141,9 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
         reader.close();
       }
       writer.commit();
-      p.index.addPack(writer.id, writer.written);
+      s.index.addPack(writer.id, writer.written);
       for (const h of writer.written.keys()) held.add(h);
-      p.store.removePack(pack);
+      removePack(s, pack);
       repacked++;
     } else {
       for (const [h] of objects) if (live.has(h)) held.add(h);
@@ -120,20 +156,20 @@ export async function collectGarbage(p: { store: CheckpointStore; index: ObjectI
  * Collects what no session log and no workspace pointer references (the caller holds the store lock), and temporary
  * packs a killed process left.
  */
-export async function collectStore(store: CheckpointStore, index: ObjectIndex): Promise<void> {
-  const logs = safeReaddir(store.sessionsDir).filter((n) => n.endsWith('.jsonl')).map((n) => readLog(path.join(store.sessionsDir, n)));
-  const pointers = safeReaddir(store.workspacesDir)
+export async function collectStore(s: StoreFiles): Promise<void> {
+  const logs = safeReaddir(s.sessionsDir).filter((n) => n.endsWith('.jsonl')).map((n) => readLog(path.join(s.sessionsDir, n)));
+  const pointers = safeReaddir(s.workspacesDir)
     .filter((n) => n.endsWith('.json'))
     .flatMap((n) => {
       try {
-        return [(JSON.parse(readFileSync(path.join(store.workspacesDir, n), 'utf8')) as { tree: string }).tree];
+        return [(JSON.parse(readFileSync(path.join(s.workspacesDir, n), 'utf8')) as { tree: string }).tree];
       } catch {
         return [];
       }
     });
-  index.refresh();
-  await collectGarbage({ store, index, logs, pointers });
-  sweepStaleTemporaries(store.packsDir, Date.now(), STALE_TEMPORARY_MS);
+  s.index.refresh();
+  await collectGarbage(s, { logs, pointers });
+  sweepStaleTemporaries(s.packsDir, Date.now(), STALE_TEMPORARY_MS);
 }
 
 /** The session logs in `sessionsDir` of sessions that no longer exist (`isLive` false), last written over `minAgeMs` ago. */

@@ -7,7 +7,7 @@
  *   holds it.
  * - The conversation is cut back in a new branch (main/sessions/branch.ts): the old transcript stays on disk, and
  *   the undo switches back to it.
- * - Every restore checkpoints the current state first (store.ts), so every restore — an undo included — can be
+ * - Every restore checkpoints the current state first (restore.ts), so every restore — an undo included — can be
  *   undone: undo twice is a redo.
  */
 import { existsSync } from 'node:fs';

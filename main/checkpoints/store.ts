@@ -18,27 +18,31 @@
  * writes a journal first. A process killed mid-snapshot leaves only unreferenced temporary files (the folder was
  * never touched: "before"); one killed mid-restore is rolled forward by whoever takes the lock next ("after"), and
  * that process says which (`notices`).
+ *
+ * This class holds the lock, the journal and the snapshot; what a restore would change and the restore itself are in
+ * restore.ts, what is kept and the garbage collection of what nothing references in retention.ts (both run under it).
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { acquireFileLock } from '../sessions/file-lock.js';
 import { KeyedMutex } from '../sessions/write-lock.js';
-import { applyTree, type ApplyReport } from './apply.js';
-import { captureTree, type CaptureStats } from './capture.js';
-import { appendLog, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
-import { abortPack, CorruptObjectError, ObjectIndex, ObjectReader, PackWriter } from './objects.js';
+import type { ApplyReport } from './apply.js';
+import type { CaptureStats } from './capture.js';
+import { appendLog, readLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
+import { abortPack, ObjectIndex, ObjectReader } from './objects.js';
 import { commitPrepared, patchPrepared, prepareCapture, readPointer, type PrepareInput, type Prepared } from './prepare.js';
 import { commitPendingPack, hasPending, orphanedPending, removePending, type PendingRecord } from './pending.js';
 import { recoverInterrupted, recoverPending } from './recovery.js';
 import { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions } from './store-types.js';
-import { clearJournal, diskUsage, keyHash, safeReaddir, writeJournal } from './layout.js';
-import { diffTrees, summarizeChanges, type Tree, type TreeChange } from './tree.js';
+import { clearJournal, diskUsage, keyHash, newCheckpointId, writeJournal } from './layout.js';
+import { applyStored, previewRestore, restoreLocked, type RestorePreview } from './restore.js';
+import type { Tree } from './tree.js';
 import { TreeFiles } from './tree-files.js';
-import { collectStore, pruneRecords, staleSessionLogs } from './retention.js';
+import { collectStore, pruneLog, staleSessionLogs } from './retention.js';
 
 export { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions, type SwitchConversation } from './store-types.js';
 export { StalePreparedError } from './prepare.js';
+export { newCheckpointId } from './layout.js';
 
 export class CheckpointStore {
   readonly packsDir: string;
@@ -276,13 +280,13 @@ export class CheckpointStore {
     return this.records(sessionKey).findLast((r): r is RestoreRecord => r.type === 'restore');
   }
 
-  /** What restoring checkpoint `id` would change in the workspace now (nothing is written). */
-  async preview(sessionKey: string, id: string): Promise<{ changes: TreeChange[]; summary: ReturnType<typeof summarizeChanges>; skipped: number }> {
+  /** What restoring checkpoint `id` would change in the workspace now (nothing is written; restore.ts). */
+  async preview(sessionKey: string, id: string): Promise<RestorePreview> {
     await this.settled();
     return this.locked(async () => {
       const cp = this.checkpoint(sessionKey, id);
       const target = this.loadTree(cp.tree);
-      const { tree } = await captureTree(cp.root, {
+      return previewRestore(cp.root, target, {
         limits: this.settings,
         exclude: [this.dir, ...(this.opts.exclude ?? [])],
         previous: this.previousTree(cp.root)?.tree,
@@ -290,8 +294,6 @@ export class CheckpointStore {
         index: this.index,
         now: this.now,
       });
-      const changes = diffTrees(tree, target);
-      return { changes, summary: summarizeChanges(changes), skipped: target.skipped.length };
     });
   }
 
@@ -311,63 +313,36 @@ export class CheckpointStore {
   /** Makes `root` match `target`; `current` is a capture taken under this same lock (else one is taken now). */
   private async applyLocked(root: string, target: Tree, current?: Tree): Promise<ApplyReport> {
     current ??= (await this.captureLocked(root)).tree;
-    this.index.refresh(); // where every content is: read only by operations that read contents
-    const reader = new ObjectReader(this.index);
-    try {
-      return await applyTree(root, current, target, reader, this.now);
-    } finally {
-      reader.close();
-    }
+    return applyStored(this.index, root, current, target, this.now);
   }
 
   /**
-   * Restores the workspace (and/or switches the conversation) to checkpoint `plan.id`. The current state is
-   * checkpointed first, so the restore itself can be undone.
+   * Restores the workspace (and/or switches the conversation) to checkpoint `plan.id` (restore.ts). The current state
+   * is checkpointed first, so the restore itself can be undone.
    */
   async restore(plan: RestorePlan): Promise<{ record: RestoreRecord; report?: ApplyReport }> {
     await this.settled();
-    return this.locked(async () => {
-      const target = this.checkpoint(plan.sessionKey, plan.id);
-      const targetTree = this.loadTree(target.tree);
-      if (targetTree.root !== target.root) throw new CorruptObjectError(`Checkpoint ${target.id} names a tree of another folder (${targetTree.root}); nothing was changed.`);
-      this.index.refresh(); // a restore reads contents anyway: its checkpoint of the current state dedupes against all
-      const before = await this.snapshotLocked({
-        sessionKey: plan.sessionKey,
-        root: target.root,
-        kind: 'before-restore',
-        label: `Before restoring to: ${target.label}`,
-      });
-      const record: RestoreRecord = {
-        type: 'restore',
-        id: newCheckpointId(this.now()),
-        at: this.now(),
-        target: target.id,
-        before: before.id,
-        ...(plan.undoOf ? { undoOf: plan.undoOf } : {}),
-        files: plan.files,
-        ...(plan.conversation ? { conversation: plan.conversation } : {}),
-        summary: plan.files ? summarizeChanges(diffTrees(this.loadTree(before.tree), targetTree)) : { modified: 0, created: 0, deleted: 0 },
-      };
-      writeJournal(this.journalFile, { op: 'restore', sessionKey: plan.sessionKey, root: target.root, startedAt: this.now(), ...(plan.files ? { tree: target.tree } : {}), record });
-      const report = plan.files ? await this.applyLocked(target.root, targetTree, this.loadTree(before.tree)) : undefined;
-      if (plan.conversation) await this.opts.switchConversation?.(plan.sessionKey, plan.conversation.to);
-      appendLog(this.logFile(plan.sessionKey), [record]);
-      clearJournal(this.journalFile);
-      return { record, ...(report ? { report } : {}) };
-    });
+    return this.locked(async () =>
+      restoreLocked(plan, this.checkpoint(plan.sessionKey, plan.id), {
+        index: this.index,
+        journalFile: this.journalFile,
+        now: this.now,
+        loadTree: (id) => this.loadTree(id),
+        snapshot: (input) => this.snapshotLocked(input),
+        apply: (root, target, current) => this.applyLocked(root, target, current),
+        ...(this.opts.switchConversation ? { switchConversation: this.opts.switchConversation } : {}),
+        logFile: (key) => this.logFile(key),
+      }),
+    );
   }
 
   private async retainLocked(sessionKey: string): Promise<void> {
-    const file = this.logFile(sessionKey);
-    const all = readLog(file);
-    const kept = pruneRecords(all, { keep: this.settings.keep, maxAgeMs: this.settings.maxAgeMs, now: this.now() });
-    if (kept.length === all.length) return;
-    rewriteLog(file, kept);
-    await this.gcLocked();
+    if (pruneLog(this.logFile(sessionKey), { keep: this.settings.keep, maxAgeMs: this.settings.maxAgeMs, now: this.now() })) await this.gcLocked();
   }
 
+  /** Collects what nothing references any more (retention.ts). */
   private gcLocked(): Promise<void> {
-    return collectStore(this, this.index);
+    return collectStore({ packsDir: this.packsDir, treesDir: this.treesDir, sessionsDir: this.sessionsDir, workspacesDir: this.workspacesDir, index: this.index, treeFiles: this.treeFiles });
   }
 
   /**
@@ -404,36 +379,4 @@ export class CheckpointStore {
   diskUsage(): { bytes: number; sessions: number } {
     return diskUsage([this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir], this.sessionsDir);
   }
-
-  /** For retention.ts: remove a tree's files (its JSON and its binary copy) / a pack. */
-  removeTree(id: string): void {
-    this.treeFiles.remove(id);
-  }
-
-  /** Trees on disk: by their JSON, or by a binary copy left without it (collected like any tree nothing names). */
-  treeIds(): string[] {
-    const ids = new Set<string>();
-    for (const n of safeReaddir(this.treesDir)) {
-      if (n.endsWith('.json.gz')) ids.add(n.slice(0, -8));
-      else if (n.endsWith('.bin') && !n.startsWith('tmp-')) ids.add(n.slice(0, -4));
-    }
-    return [...ids];
-  }
-
-  removePack(id: string): void {
-    // Index first: a reader never sees an index whose pack is gone.
-    rmSync(path.join(this.packsDir, `${id}.idx`), { force: true });
-    rmSync(path.join(this.packsDir, `${id}.pack`), { force: true });
-    this.index.forget(id);
-  }
-
-  newPackWriter(): PackWriter {
-    return new PackWriter(this.packsDir);
-  }
 }
-
-/** Short, sortable, typable ids ("mij3k2a0-7f3c"). */
-export function newCheckpointId(now: number): string {
-  return `${now.toString(36)}-${randomBytes(2).toString('hex')}`;
-}
-
