@@ -35,7 +35,7 @@ export interface ApplyReport {
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException)?.code === code;
 
 /** Permission bits a restore sets: setuid and setgid are never restored. */
-export const restoredMode = (m: number): number => m & 0o1777;
+const restoredMode = (m: number): number => m & 0o1777;
 
 export async function applyTree(
   root: string,

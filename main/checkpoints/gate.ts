@@ -35,7 +35,7 @@ export interface GateDeps {
 }
 
 /** First line of a message, at most 120 characters (the label a list shows). */
-export function labelOf(message: string | undefined): string {
+function labelOf(message: string | undefined): string {
   const line = (message ?? '').split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

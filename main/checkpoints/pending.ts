@@ -35,7 +35,7 @@ export interface PendingRecord {
   rows: Array<[string, number, number]>;
 }
 
-export const pendingDir = (storeDir: string): string => path.join(storeDir, 'pending');
+const pendingDir = (storeDir: string): string => path.join(storeDir, 'pending');
 
 /** Records written by this process and not yet committed (a record of our own pid but not here is a dead process's). */
 const ours = new Set<string>();

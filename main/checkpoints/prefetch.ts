@@ -44,7 +44,7 @@ export function setCheckpointWorkerScript(url: URL): void {
  * The built worker, or undefined when there is none (running from source), it cannot start, or
  * AGENTDESK_CHECKPOINT_WORKER=0 turns it off (every capture at the gate, in the main thread).
  */
-export function spawnCheckpointWorker(): WorkerLike | undefined {
+function spawnCheckpointWorker(): WorkerLike | undefined {
   if (process.env.AGENTDESK_CHECKPOINT_WORKER === '0') return undefined;
   if (!workerScript || !existsSync(fileURLToPath(workerScript))) return undefined;
   try {

@@ -14,13 +14,13 @@ import type { TreeFiles } from './tree-files.js';
 const STALE_TEMPORARY_MS = 3600_000;
 
 /** Restores kept per session (each keeps the checkpoint of the state it replaced, for undo). */
-export const KEEP_RESTORES = 20;
+const KEEP_RESTORES = 20;
 
 /**
  * Keeps the last `keep` turn checkpoints that are younger than `maxAgeMs`, the last KEEP_RESTORES restores, and the
  * before-restore checkpoints those restores need. Order is kept.
  */
-export function pruneRecords(records: readonly LogRecord[], o: { keep: number; maxAgeMs: number; now: number }): LogRecord[] {
+function pruneRecords(records: readonly LogRecord[], o: { keep: number; maxAgeMs: number; now: number }): LogRecord[] {
   const turns = records.filter((r): r is CheckpointRecord => r.type === 'checkpoint' && r.kind === 'turn');
   const keptTurns = new Set(turns.slice(Math.max(0, turns.length - o.keep)).filter((r) => o.now - r.createdAt <= o.maxAgeMs).map((r) => r.id));
   const restores = records.filter((r): r is RestoreRecord => r.type === 'restore');

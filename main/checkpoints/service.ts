@@ -41,7 +41,7 @@ function readCurrent(root: string, rel: string): Buffer | null | 'large' {
   }
 }
 
-export function toCheckpointDto(r: CheckpointRecord): CheckpointDto {
+function toCheckpointDto(r: CheckpointRecord): CheckpointDto {
   return {
     id: r.id,
     createdAt: r.createdAt,
@@ -54,7 +54,7 @@ export function toCheckpointDto(r: CheckpointRecord): CheckpointDto {
   };
 }
 
-export function toRestoreDto(r: RestoreRecord): RestoreDto {
+function toRestoreDto(r: RestoreRecord): RestoreDto {
   return {
     id: r.id,
     at: r.at,
@@ -68,7 +68,7 @@ export function toRestoreDto(r: RestoreRecord): RestoreDto {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function describeRestore(r: RestoreRecord, label: string): string {
+function describeRestore(r: RestoreRecord, label: string): string {
   const what = r.undoOf ? 'Undid the last restore' : `Restored ${r.files && r.conversation ? 'files and conversation' : r.files ? 'files' : 'the conversation'} to before “${label}”`;
   const parts: string[] = [];
   if (r.files) {

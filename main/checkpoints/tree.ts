@@ -45,12 +45,6 @@ export interface Tree {
 
 export const TREE_VERSION = 1;
 
-const byPath = (a: { p: string }, b: { p: string }) => (a.p < b.p ? -1 : a.p > b.p ? 1 : 0);
-
-export function sortEntries<T extends { p: string }>(entries: T[]): T[] {
-  return entries.sort(byPath);
-}
-
 /** Canonical JSON of a tree; its sha256 is the tree's id. */
 export function encodeTree(tree: Tree): string {
   return JSON.stringify({ v: tree.v, root: tree.root, takenAt: tree.takenAt, entries: tree.entries, skipped: tree.skipped });
@@ -131,7 +125,7 @@ export function fileCount(tree: Pick<Tree, 'entries'>): number {
 }
 
 /** Same content as far as a restore is concerned (stat fields ignored). */
-export function sameEntry(a: TreeEntry, b: TreeEntry): boolean {
+function sameEntry(a: TreeEntry, b: TreeEntry): boolean {
   return a.k === b.k && a.m === b.m && a.h === b.h && a.t === b.t;
 }
 

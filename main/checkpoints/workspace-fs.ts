@@ -50,7 +50,7 @@ function procFdWorks(): boolean {
 
 const code = (err: unknown): string | undefined => (err as NodeJS.ErrnoException)?.code;
 
-export class PathChangedError extends Error {
+class PathChangedError extends Error {
   override name = 'PathChangedError';
 }
 

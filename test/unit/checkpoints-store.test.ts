@@ -6,8 +6,8 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pruneRecords } from '../../main/checkpoints/retention.js';
-import type { CheckpointRecord, LogRecord, RestoreRecord } from '../../main/checkpoints/log.js';
+import { pruneLog } from '../../main/checkpoints/retention.js';
+import { readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from '../../main/checkpoints/log.js';
 import { CheckpointStore, DEFAULT_CHECKPOINT_SETTINGS } from '../../main/checkpoints/store.js';
 import { diffTrees, summarizeChanges, type TreeEntry } from '../../main/checkpoints/tree.js';
 import { tempDirs } from '../support/temp-dirs.js';
@@ -46,7 +46,7 @@ const rs = (id: string, before: string): RestoreRecord => ({
   type: 'restore', id, at: 0, target: 'x', before, files: true, summary: { modified: 0, created: 0, deleted: 0 },
 });
 
-describe('pruneRecords', () => {
+describe('pruneLog (retention of a session log)', () => {
   const day = 24 * 3600 * 1000;
   it.each<[string, LogRecord[], { keep: number; maxAgeMs: number; now: number }, string[]]>([
     ['under both limits: all kept', [cp('a', 1), cp('b', 2)], { keep: 100, maxAgeMs: 30 * day, now: 3 }, ['a', 'b']],
@@ -59,7 +59,10 @@ describe('pruneRecords', () => {
       ['a', 'p', 'r'],
     ],
   ])('%s', (_name, records, o, kept) => {
-    expect(pruneRecords(records, o).map((r) => r.id)).toEqual(kept);
+    const file = path.join(tmp('log'), 's.jsonl');
+    rewriteLog(file, records);
+    expect(pruneLog(file, o)).toBe(kept.length < records.length);
+    expect(readLog(file).map((r) => r.id)).toEqual(kept);
   });
 });
 

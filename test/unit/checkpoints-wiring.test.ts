@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../preload/contract.js';
-import { createCheckpointGate, labelOf } from '../../main/checkpoints/gate.js';
+import { createCheckpointGate } from '../../main/checkpoints/gate.js';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
 import { HookRunner } from '../../main/engine/attempt/hook-runner.js';
 import { runToolCall } from '../../main/engine/attempt/tool-lifecycle.js';
@@ -107,7 +107,14 @@ describe('createCheckpointGate', () => {
     ['\n\n  first\nsecond', 'first'],
     ['x'.repeat(200), `${'x'.repeat(119)}…`],
     ['', ''],
-  ])('labelOf(%j) = %j', (message, label) => expect(labelOf(message)).toBe(label));
+  ])('a run whose message is %j: its checkpoint is labelled %j', async (message, label) => {
+    const root = tmp('root');
+    writeFileSync(path.join(root, 'x.txt'), 'x');
+    const store = new CheckpointStore(tmp('home'), { onNotice: () => {} });
+    const gate = createCheckpointGate({ store, run: () => ({ sessionId: 'id1', message, startedAt: 1 }), root: () => root, enabled: () => true });
+    await gate(info('r1', []));
+    expect(store.list('s').map((r) => r.label)).toEqual([label]);
+  });
 });
 
 describe('conversation branches', () => {
