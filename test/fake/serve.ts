@@ -2,10 +2,12 @@
  * Standalone launcher for benchmarks and manual CLI runs:
  *   npx tsx test/fake/serve.ts --api anthropic|openai [--port N] [--scenario tool-loop|text]
  *       [--tool NAME] [--args JSON] [--final TEXT] [--text TEXT | --text-repeat N] [--chunk N] [--thinking TEXT] [--delay MS]
+ *       [--first-byte MS]
  * Prints ONE line `{"baseUrl":"…"}` to stdout and serves until killed.
  * tool-loop (default tool `list`, args {"path":"."}) asks for one tool call, then answers
  * `--final` (default "Done. Tool result: <first 200 chars>"). `--text-repeat N` sends N characters of filler text;
- * `--chunk N` streams text N characters per event (default 12).
+ * `--chunk N` streams text N characters per event (default 12); `--delay MS` waits between events and `--first-byte MS`
+ * before the first one (a model's time to first token).
  */
 import { parseArgs } from 'node:util';
 import { startFakeAnthropic, startFakeOpenAI, toolLoopScenario, type FakeStep, type FakeTurn } from './index.js';
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     text: { type: 'string', default: 'Hello from the fake server.' },
     thinking: { type: 'string' },
     delay: { type: 'string', default: '0' },
+    'first-byte': { type: 'string', default: '0' },
     'text-repeat': { type: 'string' },
     chunk: { type: 'string', default: '12' },
   },
@@ -36,6 +39,8 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0) fail('--port must be a non-negative integer');
   const delayMs = Number(values.delay);
+  const firstByteMs = Number(values['first-byte']);
+  if (!Number.isFinite(firstByteMs) || firstByteMs < 0) fail('--first-byte must be a number of ms');
   const chunkSize = Number(values.chunk);
   if (!Number.isInteger(chunkSize) || chunkSize < 1) fail('--chunk must be a positive integer');
   const repeat = values['text-repeat'] === undefined ? undefined : Number(values['text-repeat']);
@@ -43,7 +48,7 @@ async function main(): Promise<void> {
   const thinking = values.thinking !== undefined ? { thinking: values.thinking } : {};
   let step: FakeStep;
   if (values.scenario === 'text') {
-    step = { ...thinking, text, chunkSize, delayMs };
+    step = { ...thinking, text, chunkSize, delayMs, firstByteMs };
   } else if (values.scenario === 'tool-loop') {
     let args: Record<string, unknown>;
     try {
@@ -58,7 +63,7 @@ async function main(): Promise<void> {
       finalText: (result) => final ?? `Done. Tool result: ${result.slice(0, 200)}`,
       ...thinking,
     });
-    step = (req): FakeTurn => ({ ...inner(req), chunkSize, delayMs });
+    step = (req): FakeTurn => ({ ...inner(req), chunkSize, delayMs, firstByteMs });
   } else {
     fail('--scenario must be tool-loop or text');
   }

@@ -75,6 +75,7 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
       connection: 'keep-alive',
     });
     res.flushHeaders();
+    if (turn.firstByteMs) await sleep(turn.firstByteMs);
     const limit = fault && 'afterEvents' in fault ? Math.max(0, fault.afterEvents) : frames.length;
     for (let i = 0; i < Math.min(limit, frames.length); i++) {
       if (i > 0 && turn.delayMs) await sleep(turn.delayMs);
@@ -104,6 +105,7 @@ export async function startFake(adapter: ApiAdapter, port = 0): Promise<FakeProv
       return send(res, reply, common);
     }
     const body = JSON.stringify(adapter.jsonBody(turn, rec, ids));
+    if (turn.firstByteMs) await sleep(turn.firstByteMs);
     res.writeHead(200, { ...common, 'content-type': 'application/json' });
     if (fault?.kind === 'eof') res.end(body.slice(0, Math.floor(body.length / 2)));
     else res.end(body);

@@ -51,6 +51,8 @@ export interface FakeTurn {
   chunkSize?: number;
   /** delay between SSE events (default 0) */
   delayMs?: number;
+  /** delay before the response starts — a model's time to first token (default 0) */
+  firstByteMs?: number;
   fault?: FakeFault;
 }
 

@@ -90,6 +90,15 @@ describe.each(cases)('$name provider against the fake server', (c) => {
     expect(fake.requests).toHaveLength(1); // no SDK retries, one request
   });
 
+  it("plays a model's time to first token before the first event (the bench's model, firstByteMs)", async () => {
+    fake.enqueue({ text: 'After a pause.', firstByteMs: 150 });
+    const t0 = performance.now();
+    const r = await collect(c.fn(req()));
+    const took = performance.now() - t0;
+    expect(plain(r.message.content)).toEqual([{ type: 'text', text: 'After a pause.' }]);
+    expect(took).toBeGreaterThanOrEqual(145); // a lower bound only: a slow machine cannot fail it
+  });
+
   it('streams thinking before text', async () => {
     fake.enqueue({ thinking: 'Let me think about it.', text: 'Done.' });
     const r = await collect(c.fn(req({ thinking: 'low' })));
