@@ -11,6 +11,7 @@
  * begun before the command line's bundle loads. The trees it has read stay cached (content-addressed, so never stale): in the app, the next
  * turn's capture does not read the last tree back.
  */
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import path from 'node:path';
 import { ObjectIndex } from './objects.js';
@@ -36,6 +37,22 @@ export interface PatchJob {
 
 const port = parentPort;
 if (!port) throw new Error('checkpoint-worker runs as a worker thread');
+
+/**
+ * A capture is background work: on Linux this thread runs at nice 10 (or lower still, if the process already
+ * does), so on a machine whose cores are busy the turn's own thread, the model's reply being read and the app's
+ * window come first, and the capture takes what is left. On free cores it changes nothing. On Linux `setPriority`
+ * without a pid sets the calling thread only; elsewhere it would lower the whole process, so it is not called there.
+ * Its file work is synchronous: it never starts libuv's thread pool, whose threads would inherit the priority.
+ */
+const NICE = 10;
+if (process.platform === 'linux') {
+  try {
+    setPriority(Math.max(getPriority(), NICE));
+  } catch {
+    /* refused (a sandbox's seccomp): the capture runs at the process's priority */
+  }
+}
 const trees = new Map<string, TreeFiles>();
 let chain: Promise<void> = Promise.resolve();
 /**

@@ -176,3 +176,39 @@ describe('a turn capture prepared on the checkpoint worker', () => {
     }
   });
 });
+
+/** Nice values of this process's threads, by thread id (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNices(): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      /* the thread ended meanwhile */
+    }
+  }
+  return nices;
+}
+
+describe.runIf(process.platform === 'linux')('the checkpoint worker is background work', () => {
+  it('its thread runs at nice 10 and the thread that started it keeps its priority', async () => {
+    const before = threadNices();
+    const main = before.get(process.pid)!; // the test's thread: the pool runs test files in processes
+    const w = sourceWorker();
+    try {
+      // Its first answer (a job for a folder that does not exist fails at once) comes after the priority is set.
+      await new Promise((resolve) => {
+        w.once('message', resolve);
+        w.postMessage({ id: 1, input: { dir: tmp('none'), root: '/nonexistent-agentdesk', limits: { maxFileBytes: 1, maxTotalBytes: 1 }, exclude: [], packId: 'x' } });
+      });
+      const after = threadNices();
+      const started = [...after].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+      expect(started).toContain(Math.max(main, 10));
+      expect(after.get(process.pid)).toBe(main);
+      for (const [tid, nice] of before) if (after.has(tid)) expect(after.get(tid), `thread ${tid}`).toBe(nice);
+    } finally {
+      await w.terminate();
+    }
+  });
+});
