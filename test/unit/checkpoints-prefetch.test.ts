@@ -128,6 +128,27 @@ describe('a turn capture prepared on the checkpoint worker', () => {
     }
   });
 
+  it('closing with the worker idle does not wait for its thread, which still stops', async () => {
+    const h = await setup();
+    try {
+      h.lifecycle('r1', 'start');
+      await h.answeredTimes(1);
+      await h.call('r1');
+      h.lifecycle('r1', 'end');
+      expect(h.store.list('s')).toHaveLength(1);
+      const [w] = h.spawned;
+      const exited = new Promise<number>((resolve) => w!.once('exit', resolve));
+      let stopped = false;
+      void exited.then(() => (stopped = true));
+      await h.prefetch.close();
+      expect(stopped).toBe(false); // close() returned before the thread was gone…
+      await exited; // …and it goes all the same
+      expect(h.tmpFiles()).toEqual([]);
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
   it('another run changing the folder after the start: the prepared capture is thrown away and the folder taken at the gate', async () => {
     const h = await setup();
     try {
