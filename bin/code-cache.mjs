@@ -92,9 +92,11 @@ const WRAPPER_START = '(function (exports, require, module, __filename, __dirnam
 /**
  * Requires `entry`, the CommonJS build's entry. It and every .cjs file under its folder are compiled as written (each
  * file is its own module wrapper), with the code cache in `dir` when there is one. Any problem with the cache
- * (unreadable, unwritable, rejected by V8) only means compiling as without it.
+ * (unreadable, unwritable, rejected by V8) only means compiling as without it. `underStartupFlags` runs each compile
+ * that takes a cache, and each cache's creation, under the V8 flags the process started with (wasm-baseline.mjs sets
+ * one later): V8 takes a cache only under the flags it was made with.
  */
-export function requireWithCodeCache(entry, dir) {
+export function requireWithCodeCache(entry, dir, underStartupFlags = (fn) => fn()) {
   const useCache = dir !== undefined && (ownFolder(dir, false) || ownFolder(dir, true));
   const root = path.dirname(entry) + path.sep;
   /** The command of this run (one of the command line's own; anything else is "-"). */
@@ -118,7 +120,7 @@ export function requireWithCodeCache(entry, dir) {
     }
     // No import() hook: on Node 20 code from a cache loses it, so the build calls globalThis.__agentdeskImport
     // instead (scripts/build-cli.mjs).
-    const script = new vm.Script(content, { filename, cachedData: cached?.data });
+    const script = underStartupFlags(() => new vm.Script(content, { filename, cachedData: cached?.data }));
     if (key !== undefined) {
       // The cache holds the functions that ran when it was made: a command it has not seen (a turn after only
       // `--help`) saves it again at exit, with this run's functions added.
@@ -132,7 +134,7 @@ export function requireWithCodeCache(entry, dir) {
     process.once('exit', () => {
       if (fresh.length === 0) return;
       try {
-        for (const { script, file, key, commands } of fresh) writeCache(file, key, commands, script.createCachedData());
+        for (const { script, file, key, commands } of fresh) writeCache(file, key, commands, underStartupFlags(() => script.createCachedData()));
         prune(dir);
       } catch {
         /* no cache this time */
