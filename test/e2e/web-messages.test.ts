@@ -6,7 +6,7 @@
  * test-results/messages/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,14 +16,21 @@ import { ensureBuilt, makeFolders, offlineEnv, RESULTS, startBrowserAndServer, t
 
 const KEY = 'sk-ant-e2e-msg-key-0001';
 
-/** A port nothing listens on (taken, then freed). */
-const closedPort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+/**
+ * A port nothing listens on: one of the low, unassigned ports (none of fetch's "bad ports", which it refuses to
+ * dial), checked refused. Not an ephemeral port taken and freed: another server of the run (a fake provider with a
+ * rejected-key fault) could be given it in between, and the "down" provider then answered 401.
+ */
+async function closedPort(): Promise<number> {
+  const refused = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(false)));
+      socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
     });
-  });
+  for (const port of [2, 4, 6, 8]) if (await refused(port)) return port;
+  throw new Error('every candidate port for the "down" provider answers');
+}
 const INTERNAL_PREFIX = /(^|[\s(])(auth|rate_limit|billing|timeout|internal|bad_request|not_found|server_error|model_not_found|overloaded|unknown):/;
 const SHOTS = join(RESULTS, 'messages');
 
