@@ -28,7 +28,7 @@ let set = false;
  */
 export function liftoffBeforeFirstFetch(g = globalThis) {
   const real = g.fetch;
-  if (typeof real !== 'function' || !undoable()) {
+  if (typeof real !== 'function' || !undoes(UNDO)) {
     setFlagsFromString(FLAG);
     return;
   }
@@ -53,11 +53,14 @@ export function withStartupFlags(fn) {
   }
 }
 
-/** Whether UNDO gives the start-up flags back: a probe's cache, made now, is still taken after FLAG and UNDO. */
-function undoable() {
-  const filename = 'agentdesk-flag-probe';
-  const cachedData = new vm.Script('0', { filename }).createCachedData();
+/**
+ * Whether `undo` gives the start-up flags back after FLAG: a probe's code cache, made now, is still taken after FLAG
+ * and `undo`. Leaves the flags as `undo` left them.
+ */
+export function undoes(undo) {
+  const cachedData = new vm.Script('0', { filename: 'agentdesk-flag-probe' }).createCachedData();
   setFlagsFromString(FLAG);
-  setFlagsFromString(UNDO);
-  return !new vm.Script('0', { filename, cachedData }).cachedDataRejected;
+  setFlagsFromString(undo);
+  // Compiled under another name: the same one would come from V8's in-memory compilation cache, which checks no flag.
+  return !new vm.Script('0', { filename: 'agentdesk-flag-probe-check', cachedData }).cachedDataRejected;
 }

@@ -69,6 +69,15 @@ describe('the command line sets --liftoff-only at the first fetch()', () => {
     expect(await refusedAtStartup(file)).toBe(true); // made under other flags
   });
 
+  it("its start-up probe tells an undo that gives the start-up flags back from one that leaves an implied flag set", async () => {
+    const undoes = async (undo: string) => {
+      const script = `import { undoes } from ${JSON.stringify(MODULE)}; process.stdout.write(String(undoes(${JSON.stringify(undo)})));`;
+      return (await run(process.execPath, ['--input-type=module', '-e', script])).stdout;
+    };
+    expect(await undoes('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering')).toBe('true'); // the bin's UNDO
+    expect(await undoes('--no-liftoff-only')).toBe('false'); // the flags it implied stay set: the hash differs
+  });
+
   it('makes a code cache under the start-up flags after it, which the next process takes', async () => {
     const file = path.join(dir, 'startup.cache');
     expect(await makeCache(file, 1, true)).toBe('pong ');
