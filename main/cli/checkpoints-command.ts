@@ -19,6 +19,7 @@ import { CheckpointNotFoundError } from '../checkpoints/store.js';
 import { SessionStore } from '../sessions/store.js';
 import type { Io } from './agent-command.js';
 import { homeFrom } from './home.js';
+import { escapeForTerminal } from './terminal-text.js';
 import { EXIT_OK, EXIT_RUN_FAILED, UsageError } from './usage-error.js';
 
 export interface CheckpointsArgs {
@@ -74,7 +75,7 @@ export async function runCheckpointsCommand(args: CheckpointsArgs, io: Io): Prom
   const home = resolve(io.cwd, homeFrom(args.home, io.env).home);
   const config = await loadConfig(home);
   const sessions = new SessionStore(join(home, 'sessions'));
-  const cps = await openCheckpoints({ home, sessions, config: () => config, onNotice: (l) => io.err(`agentdesk: ${l}\n`) });
+  const cps = await openCheckpoints({ home, sessions, config: () => config, onNotice: (l) => io.err(`agentdesk: ${escapeForTerminal(l)}\n`) });
   const known = (await sessions.get(args.session)) !== undefined || cps.store.records(args.session).length > 0;
   if (!known) throw new UsageError(`no session "${args.session}" in ${home}`);
   try {
@@ -82,18 +83,20 @@ export async function runCheckpointsCommand(args: CheckpointsArgs, io: Io): Prom
       const { checkpoints } = await cps.service.list(args.session);
       if (args.json) io.out(`${JSON.stringify(checkpoints.map(({ id, createdAt, label, files, skipped }) => ({ id, createdAt, label, files, skipped })))}\n`);
       else if (checkpoints.length === 0) io.out(`No checkpoints in session "${args.session}" yet (one is made before a turn's first change).\n`);
-      else for (const c of checkpoints) io.out(`${c.id}\t${when(c.createdAt)}\t${c.files} files\t${c.label}\n`);
+      // A label is the first line of a user message, a name a path: control characters are shown escaped (X5), never
+      // sent raw to the terminal (a prompt-injected message could clear the screen or retitle the window).
+      else for (const c of checkpoints) io.out(`${escapeForTerminal(`${c.id}\t${when(c.createdAt)}\t${c.files} files\t${c.label}`)}\n`);
       return EXIT_OK;
     }
     const result = args.action === 'restore'
       ? await cps.service.restore(args.session, args.id!, args.conversation ? 'both' : 'files')
       : await cps.service.undo(args.session);
-    io.out(`${result.message}\n`);
+    io.out(`${escapeForTerminal(result.message)}\n`);
     return EXIT_OK;
   } catch (err) {
     if (err instanceof CheckpointNotFoundError) throw new UsageError(err.message.replace(/^No checkpoint/, 'no checkpoint').replace(/\.$/, ''));
     if (err instanceof RestoreRefusedError || (err as Error)?.name === 'CorruptObjectError') {
-      io.err(`agentdesk: ${(err as Error).message}\n`);
+      io.err(`agentdesk: ${escapeForTerminal((err as Error).message)}\n`);
       return EXIT_RUN_FAILED;
     }
     throw err;

@@ -1,0 +1,48 @@
+/**
+ * X2 attacked through the built CLI (an attacker's review, beside test/unit/checkpoints-redteam.test.ts): what
+ * `agentdesk checkpoints list | restore | undo` prints when a label (the first line of a user message — a prompt
+ * injection can get a person to send one) holds terminal escape sequences: never the raw control characters, and
+ * the JSON stays valid and exact.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, runCli, tempDir } from '../support/cli.js';
+import { fakeProvidersConfig, homeWith, useCliFakes } from '../support/cli-fakes.js';
+
+const fakes = useCliFakes({ workspacePrefix: 'cpa-unused' });
+const KEY = { FAKE_ANT_KEY: 'sk-ant-test-key-1717' };
+const cli = (home: string, args: string[]) => runCli([...args, '--home', home], { env: cleanEnv(KEY), timeoutMs: 60_000 });
+/** C0 (but \t and \n), DEL and C1 controls, bidi overrides: what must never reach a terminal raw. */
+const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+describe('checkpoints output and hostile labels', () => {
+  it('a label with ESC/OSC sequences, a carriage return, C1 CSI and a bidi override is printed escaped; --json keeps it exact', async () => {
+    const home = await homeWith(fakeProvidersConfig(fakes, { extra: { agent: { model: { primary: 'fakeant/claude-fake' } } } }), 'cpa-home');
+    const ws = await tempDir('cpa-ws');
+    writeFileSync(join(ws, 'a.txt'), 'original\n');
+    // Clears the screen, sets the window title (OSC 0), hides the rest (SGR 8), overwrites the line (\r) and
+    // reorders what follows (U+202E); U+009B is a one-byte CSI to some terminals.
+    const label = 'fix it\x1b[2J\x1b]0;owned\x07\x1b[8m hidden\rrm -rf ~ \u202eevil\u009b31m';
+    fakes.anthropic.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'a.txt', content: 'changed\n' } }] }, { text: 'Done.' });
+    const t = await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--session', 'esc', '--approve', 'auto', '--message', `${label}\nsecond line`], { env: cleanEnv(KEY), timeoutMs: 60_000 });
+    expect(t.exitCode, t.stderr).toBe(0);
+
+    const json = await cli(home, ['checkpoints', 'list', '--session', 'esc', '--json']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    const items = JSON.parse(json.stdout) as { id: string; label: string }[];
+    expect(items.map((i) => i.label)).toEqual([label]);
+
+    const list = await cli(home, ['checkpoints', 'list', '--session', 'esc']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stdout).not.toMatch(RAW_CONTROL);
+    expect(list.stdout).toContain('fix it\\x1b[2J\\x1b]0;owned\\x07');
+    expect(list.stdout.trim().split('\n')).toHaveLength(1);
+
+    const restore = await cli(home, ['checkpoints', 'restore', '--session', 'esc', '--id', items[0]!.id]);
+    expect(restore.exitCode, restore.stderr).toBe(0);
+    expect(restore.stdout).not.toMatch(RAW_CONTROL);
+    expect(restore.stdout).toContain('\\r');
+    expect(restore.stdout.trim().split('\n')).toHaveLength(1);
+  }, 120_000);
+});
