@@ -11,7 +11,7 @@
  * otherwise (its temporary pack removed). A wrong guess costs a walk on the other thread, never a wrong checkpoint.
  *
  * Nothing starts (no thread, no walk) unless this folder was checkpointed before with at least
- * PREFETCH_MIN_ENTRIES entries (a small folder is walked at the gate, faster than a thread starts), checkpoints are
+ * PREFETCH_MIN_ENTRIES entries (a small folder is walked in the main thread, faster than a thread starts), checkpoints are
  * not turned off in config.json, no interrupted operation waits in the store's journal, and the message is not a
  * gateway command (`/stop`, `/model …`: no model call, no tool).
  */
@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { homeFrom } from '../cli/home.js';
 
-/** Entries below which a folder is walked at the gate (≈ 25 ms of walk: about what a worker's start costs). */
+/** Entries below which a folder is walked in the main thread (≈ 25 ms of walk: about what a worker's start costs). */
 export const PREFETCH_MIN_ENTRIES = 2000;
 
 const MB = 1024 * 1024;

@@ -53,11 +53,23 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     const r = deps.run(id);
     return r !== undefined && r.endedAt === undefined;
   };
+  /**
+   * Copy-on-write captures put off until their run waits for its model (`waiting`), by run: the release. Also
+   * released by the run's next gate call (that tool waits for the commit) and by its end.
+   */
+  const deferred = new Map<string, () => void>();
+  const release = (runId: string) => {
+    const go = deferred.get(runId);
+    deferred.delete(runId);
+    go?.();
+  };
   const { prefetch } = deps;
-  if (prefetch && deps.events) {
+  if (deps.events) {
     deps.events((e) => {
       if (e.stream !== 'lifecycle') return;
       const d = e.data as { phase?: string; command?: unknown };
+      if (d.phase === 'end' || d.phase === 'error') release(e.runId);
+      if (!prefetch) return;
       if (d.phase === 'start' && d.command === undefined) {
         const run = deps.run(e.runId);
         if (!run || run.parent !== undefined || !deps.enabled()) return;
@@ -80,7 +92,10 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     for (const id of taken.keys()) if (!live(id)) taken.delete(id);
     for (const id of changing) if (id !== info.runId && !live(id)) changing.delete(id);
     const existing = taken.get(info.runId);
-    if (existing) return existing;
+    if (existing) {
+      release(info.runId); // a capture put off for the model's wait is taken now: this call waits for it
+      return existing;
+    }
     const run = deps.run(info.runId);
     if (!deps.enabled() || (run && run.parent !== undefined)) return Promise.resolve();
     const since = prepared.get(info.runId);
@@ -93,13 +108,20 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
       runId: info.runId,
       ...(run ? { sessionId: run.sessionId, runStartedAt: run.startedAt, message: run.message } : {}),
     };
-    // Copy-on-write (preimage.ts): the capture started with the run is not ready, no other run changed the folder
-    // since, and this call's one path can be saved as it is now — the tool runs at once and the capture is patched.
-    // Whatever capture is committed in the end is patched: the worker's, or one taken under the store lock when the
-    // worker failed or its capture came too late (the folder checkpointed by another process meanwhile).
-    const cow = prefetch && since === changesBefore && prefetch.pending(info.runId, root) ? copyOnWrite(deps.store, info, input) : undefined;
-    if (cow) prefetch!.patchAhead(info.runId, cow.preimages, cow.id);
+    // Copy-on-write (preimage.ts): this call's one path is saved as it is now, the tool runs at once and the capture
+    // is patched with the saved path. Either the capture started with the run is not ready and no other run changed
+    // the folder since (`ahead`: the worker's pre-images go to it) — or no capture was started with the run (a
+    // small folder, no worker) and no other run is changing the folder (`later`): this thread captures the folder
+    // when the run next waits for its model (`waiting`), off the turn's path. Whatever capture is committed in the
+    // end is patched: the worker's, or one taken under the store lock when the worker failed or its capture came too
+    // late (the folder checkpointed by another process meanwhile).
+    const ahead = prefetch !== undefined && since === changesBefore && prefetch.pending(info.runId, root);
+    const later = !ahead && !prefetch?.has(info.runId) && changing.size === 1 && !deps.store.busy();
+    const cow = ahead || later ? copyOnWrite(deps.store, info, input) : undefined;
+    if (cow && ahead) prefetch!.patchAhead(info.runId, cow.preimages, cow.id);
+    const go = cow && later ? new Promise<void>((resolve) => deferred.set(info.runId, resolve)) : undefined;
     const p = (async () => {
+      if (go) await go;
       if (!cow) await deps.store.settled(); // another run's change is committed before this capture is taken
       let ready = prefetch ? await prefetch.take(info.runId, root) : undefined;
       if (ready && since !== changesBefore) {
@@ -137,7 +159,14 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     });
     return Promise.resolve();
   };
-  gate.settle = (runId) => commits.get(runId) ?? Promise.resolve();
+  gate.settle = (runId) => {
+    release(runId);
+    return commits.get(runId) ?? Promise.resolve();
+  };
+  gate.waiting = (runId) => {
+    // After this turn of the event loop: the model call that announced itself has been sent by then.
+    if (deferred.has(runId)) setImmediate(() => release(runId));
+  };
   return gate;
 }
 

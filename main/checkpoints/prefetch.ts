@@ -13,11 +13,12 @@
  *
  * A run that ends without a mutating call records nothing: its prepared capture is dropped and its temporary pack
  * removed (a pack left by a killed process is removed by the next garbage collection or recovery). When the worker
- * cannot start or fails, every capture happens at the gate, in this thread, as without it.
+ * cannot start or fails, every capture happens in this thread, as without it.
  *
  * Only workspaces whose last tree holds at least `minEntries` entries are prepared ahead: below that the walk costs
  * less than starting a worker (and a first snapshot, which reads every file, is not written twice for a turn that
- * may not change anything).
+ * may not change anything). Without a prepared capture the gate takes it in this thread: for a `write`/`edit`
+ * while the run waits for its model, after the tool ran (copy-on-write, gate.ts), else before the tool runs.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

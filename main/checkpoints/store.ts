@@ -256,6 +256,11 @@ export class CheckpointStore {
     this.commits.add(p);
   }
 
+  /** A commit of this process is in flight. */
+  busy(): boolean {
+    return this.commits.size > 0;
+  }
+
   /** Resolves when no commit of this process is in flight. */
   async settled(): Promise<void> {
     while (this.commits.size) await Promise.all([...this.commits]);

@@ -253,6 +253,75 @@ describe('copy-on-write with a real checkpoint worker', () => {
   });
 });
 
+/** A gate whose runs get no prepared capture (a small folder: no worker is started for it). */
+async function setupSmall() {
+  const root = tmp('ws');
+  for (let i = 0; i < 5; i++) writeFileSync(path.join(root, `f${i}.txt`), `file ${i}\n`);
+  writeFileSync(path.join(root, 'a.txt'), 'original a\n');
+  const store = new CheckpointStore(tmp('home'), { onNotice: () => {} });
+  await store.snapshot({ sessionKey: 'first', root, label: 'first' });
+  let spawned = 0;
+  const prefetch = new CheckpointPrefetcher({ store, spawn: () => void spawned++ });
+  const { lifecycle, gate } = gateHarness(store, root, prefetch);
+  const emitted: Array<Record<string, unknown>> = [];
+  const call = (runId: string, toolName: string, params: Record<string, unknown>) =>
+    runCheckpointStep(gate, tools[toolName] ?? ({ name: toolName } as Tool), { runId, sessionKey: 's', toolName, workspace: root, emit: (x) => void emitted.push(x as Record<string, unknown>) }, params);
+  /** What the tool does: a.txt rewritten. */
+  const write = () => writeFileSync(path.join(root, 'a.txt'), 'written by the agent\n');
+  const a = async (cp: { tree: string }) => (await store.readObject(store.loadTree(cp.tree).entries.find((e) => e.p === 'a.txt')!.h!)).toString('utf8');
+  const tick = () => new Promise((r) => setTimeout(r, 30));
+  return { root, store, gate, lifecycle, call, emitted, write, a, tick, spawned: () => spawned };
+}
+
+describe('copy-on-write without a prepared capture: the folder is captured while the run waits for its model', () => {
+  it('the write runs at once; the capture starts when the run next calls its model, and is the folder just before the write', async () => {
+    const h = await setupSmall();
+    h.lifecycle('r1', 'start');
+    await h.call('r1', 'write', { path: 'a.txt', content: 'x' }); // returns before anything is captured
+    expect(hasPending(h.store.dir)).toBe(true);
+    h.write();
+    await h.tick();
+    expect(h.store.list('s')).toEqual([]); // not while the tool runs and the turn goes on
+    h.gate.waiting!('r1');
+    await h.gate.settle!('r1');
+    h.lifecycle('r1', 'end');
+    const [cp] = h.store.list('s');
+    expect(h.emitted).toEqual([expect.objectContaining({ phase: 'created', id: cp!.id, files: 6, savedFirst: ['a.txt'] })]);
+    expect(await h.a(cp!)).toBe('original a\n');
+    expect(hasPending(h.store.dir)).toBe(false);
+    expect(h.spawned()).toBe(0); // no worker was asked for: a small folder
+  });
+
+  it.each([
+    ['the run ends without another model call (settle)', (h: Awaited<ReturnType<typeof setupSmall>>) => h.gate.settle!('r1')],
+    ['the run ends in an error before its settle (the lifecycle event)', (h: Awaited<ReturnType<typeof setupSmall>>) => void h.lifecycle('r1', 'end')],
+    ['a second mutating call of the same run (it waits for the commit)', (h: Awaited<ReturnType<typeof setupSmall>>) => h.call('r1', 'exec', { command: 'true' })],
+  ])('also captured when %s', async (_name, next) => {
+    const h = await setupSmall();
+    h.lifecycle('r1', 'start');
+    await h.call('r1', 'write', { path: 'a.txt', content: 'x' });
+    h.write();
+    await h.tick();
+    expect(h.store.list('s')).toEqual([]);
+    await next(h);
+    await h.store.settled(); // the commit (it would never come without the release)
+    const [cp] = h.store.list('s');
+    expect(cp).toBeDefined();
+    expect(await h.a(cp!)).toBe('original a\n');
+    expect(hasPending(h.store.dir)).toBe(false);
+  });
+
+  it('another run changing the folder at the same time: the call waits for its capture, taken at the gate', async () => {
+    const h = await setupSmall();
+    h.lifecycle('r0', 'start');
+    h.lifecycle('r1', 'start');
+    await h.call('r0', 'exec', { command: 'true' }); // r0 passed the gate and is still running
+    await h.call('r1', 'write', { path: 'a.txt', content: 'x' });
+    expect(h.store.list('s').map((r) => r.runId)).toEqual(['r0', 'r1']); // committed before the tool could run
+    expect(hasPending(h.store.dir)).toBe(false);
+  });
+});
+
 describe('a copy-on-write record left by a killed process', () => {
   it('is finished by the next store from a capture then, patched with the saved copy, and said', async () => {
     const root = tmp('ws');

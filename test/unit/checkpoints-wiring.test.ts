@@ -10,6 +10,10 @@ import type { AgentEvent } from '../../preload/contract.js';
 import { createCheckpointGate } from '../../main/checkpoints/gate.js';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
 import { HookRunner } from '../../main/engine/attempt/hook-runner.js';
+import { runAttempt } from '../../main/engine/attempt/attempt.js';
+import type { CheckpointGate } from '../../main/engine/attempt/checkpoint-step.js';
+import { attemptParams } from '../support/attempt-params.js';
+import { scriptedStream } from '../support/scripted-stream.js';
 import { runToolCall } from '../../main/engine/attempt/tool-lifecycle.js';
 import type { Message } from '../../main/engine/messages.js';
 import { createRunEmitter } from '../../main/engine/stream/run-emitter.js';
@@ -74,6 +78,25 @@ describe('the checkpoint step of the tool lifecycle', () => {
     const ok = await failing.call('write', { path: 'b.txt', content: 'b' });
     expect(ok.isError).toBe(false);
     expect(failing.events.filter((e) => e.stream === 'checkpoint').map((e) => e.data)).toEqual([{ phase: 'failed', error: 'disk full', toolName: 'write' }]);
+  });
+});
+
+describe('the attempt tells the gate when the run waits for its model', () => {
+  it('before each model call, after the tools of the call before have run (a capture put off until then may start)', async () => {
+    const ws = tmp('ws');
+    const seen: string[] = [];
+    const stream = scriptedStream([
+      { toolCalls: [{ id: 't1', name: 'write', arguments: { path: 'b.txt', content: 'b' } }] },
+      { text: ['Done.'] },
+    ]);
+    const gate: CheckpointGate = async (info) => void seen.push(`gate ${info.toolName} (model calls so far: ${stream.requests.length})`);
+    gate.waiting = (runId) => void seen.push(`waiting ${runId} (model calls so far: ${stream.requests.length})`);
+    const hooks = new HookRunner();
+    hooks.checkpoint = gate;
+    hooks.approvals = async () => ({ allow: true });
+    const { params } = attemptParams({ model: { provider: 't', id: 'm', api: 'anthropic', contextWindow: 100_000, maxTokens: 1000, reasoning: false }, workspace: ws, streamFn: stream, messages: [{ role: 'user', content: 'hi', timestamp: 1 }], now: Date.now });
+    expect((await runAttempt({ ...params, hooks })).kind).toBe('ok');
+    expect(seen).toEqual(['waiting run-1 (model calls so far: 0)', 'gate write (model calls so far: 1)', 'waiting run-1 (model calls so far: 1)']);
   });
 });
 

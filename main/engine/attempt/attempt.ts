@@ -27,6 +27,7 @@ import { limitHistoryTurns } from './history-limit.js';
 import { toolSummary, type ReplyPart } from '../stream/payloads.js';
 import type { MessagingLedger } from '../stream/messaging-dedupe.js';
 import type { UsageMeter } from '../run/usage-meter.js';
+import { modelCallStarts } from './checkpoint-step.js';
 
 /** A tool loop longer than this is a runaway model; the attempt stops with an error. */
 export const MAX_TOOL_ROUNDS = 50;
@@ -212,6 +213,7 @@ export async function runAttempt(p: AttemptParams): Promise<AttemptResult> {
       };
       const layers = layersFor(req);
       const out: ProviderEvent[] = [];
+      modelCallStarts(hooks.checkpoint, p.runId);
       for await (const raw of p.streamFn(req)) {
         layers(raw, out);
         for (let i = 0; i < out.length; i++) {

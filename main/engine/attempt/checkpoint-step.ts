@@ -22,6 +22,8 @@ export interface CheckpointRequestInfo {
 export type CheckpointGate = ((info: CheckpointRequestInfo) => Promise<void>) & {
   /** Resolves when the run's checkpoint is committed (one saved copy-on-write may still be committing). */
   settle?: (runId: string) => Promise<void>;
+  /** The run starts a model call and will wait for its reply: a capture put off until then may run (gate.ts). */
+  waiting?: (runId: string) => void;
 };
 
 export async function runCheckpointStep(gate: CheckpointGate | undefined, tool: Tool, info: CheckpointRequestInfo, args?: Record<string, unknown>): Promise<void> {
@@ -31,6 +33,15 @@ export async function runCheckpointStep(gate: CheckpointGate | undefined, tool: 
     await gate(only === undefined ? info : { ...info, changesOnly: only });
   } catch (err) {
     info.emit({ phase: 'failed', error: (err as Error)?.message ?? String(err), toolName: info.toolName });
+  }
+}
+
+/** Says that the run is about to wait for its model (never throws). */
+export function modelCallStarts(gate: CheckpointGate | undefined, runId: string): void {
+  try {
+    gate?.waiting?.(runId);
+  } catch {
+    /* a checkpoint never fails the run */
   }
 }
 
