@@ -32,7 +32,15 @@ export interface GateDeps {
   prefetch?: CheckpointPrefetcher;
   /** The runs' events (a run's `lifecycle` start and end drive the prefetch). */
   events?: (listener: (event: AgentEvent) => void) => () => void;
+  /** The longest a capture is put off for its run's model call (default DEFER_MAX_MS). */
+  deferMaxMs?: number;
 }
+
+/**
+ * A capture put off for the model's wait runs after this long at the latest: a read-only tool that takes long (a
+ * web fetch, an MCP call) does not hold back another session's change, a list or a preview that wait for it.
+ */
+export const DEFER_MAX_MS = 1000;
 
 /** First line of a message, at most 120 characters (the label a list shows). */
 function labelOf(message: string | undefined): string {
@@ -55,7 +63,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
   };
   /**
    * Copy-on-write captures put off until their run waits for its model (`waiting`), by run: the release. Also
-   * released by the run's next gate call (that tool waits for the commit) and by its end.
+   * released by the run's next gate call (that tool waits for the commit), by its end, and after DEFER_MAX_MS.
    */
   const deferred = new Map<string, () => void>();
   const release = (runId: string) => {
@@ -120,6 +128,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     const cow = ahead || later ? copyOnWrite(deps.store, info, input) : undefined;
     if (cow && ahead) prefetch!.patchAhead(info.runId, cow.preimages, cow.id);
     const go = cow && later ? new Promise<void>((resolve) => deferred.set(info.runId, resolve)) : undefined;
+    if (go) setTimeout(() => release(info.runId), deps.deferMaxMs ?? DEFER_MAX_MS).unref();
     const p = (async () => {
       if (go) await go;
       if (!cow) await deps.store.settled(); // another run's change is committed before this capture is taken

@@ -7,7 +7,7 @@ import { createCheckpointGate, type RunInfo } from '../../main/checkpoints/gate.
 import type { CheckpointPrefetcher } from '../../main/checkpoints/prefetch.js';
 import type { CheckpointStore } from '../../main/checkpoints/store.js';
 
-export function gateHarness(store: CheckpointStore, root: string, prefetch: CheckpointPrefetcher) {
+export function gateHarness(store: CheckpointStore, root: string, prefetch: CheckpointPrefetcher, deferMaxMs?: number) {
   const runs: Record<string, RunInfo> = {};
   const listeners = new Set<(e: AgentEvent) => void>();
   const lifecycle = (runId: string, phase: 'start' | 'end') => {
@@ -21,6 +21,7 @@ export function gateHarness(store: CheckpointStore, root: string, prefetch: Chec
     root: () => root,
     enabled: () => true,
     prefetch,
+    ...(deferMaxMs !== undefined ? { deferMaxMs } : {}),
     events: (l) => {
       listeners.add(l);
       return () => listeners.delete(l);

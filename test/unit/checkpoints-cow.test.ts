@@ -254,7 +254,7 @@ describe('copy-on-write with a real checkpoint worker', () => {
 });
 
 /** A gate whose runs get no prepared capture (a small folder: no worker is started for it). */
-async function setupSmall() {
+async function setupSmall(deferMaxMs?: number) {
   const root = tmp('ws');
   for (let i = 0; i < 5; i++) writeFileSync(path.join(root, `f${i}.txt`), `file ${i}\n`);
   writeFileSync(path.join(root, 'a.txt'), 'original a\n');
@@ -262,7 +262,7 @@ async function setupSmall() {
   await store.snapshot({ sessionKey: 'first', root, label: 'first' });
   let spawned = 0;
   const prefetch = new CheckpointPrefetcher({ store, spawn: () => void spawned++ });
-  const { lifecycle, gate } = gateHarness(store, root, prefetch);
+  const { lifecycle, gate } = gateHarness(store, root, prefetch, deferMaxMs);
   const emitted: Array<Record<string, unknown>> = [];
   const call = (runId: string, toolName: string, params: Record<string, unknown>) =>
     runCheckpointStep(gate, tools[toolName] ?? ({ name: toolName } as Tool), { runId, sessionKey: 's', toolName, workspace: root, emit: (x) => void emitted.push(x as Record<string, unknown>) }, params);
@@ -306,6 +306,19 @@ describe('copy-on-write without a prepared capture: the folder is captured while
     await next(h);
     await h.store.settled(); // the commit (it would never come without the release)
     const [cp] = h.store.list('s');
+    expect(cp).toBeDefined();
+    expect(await h.a(cp!)).toBe('original a\n');
+    expect(hasPending(h.store.dir)).toBe(false);
+  });
+
+  it('a run that does not call its model again soon (a long read-only tool): captured after deferMaxMs all the same', async () => {
+    const h = await setupSmall(60);
+    h.lifecycle('r1', 'start');
+    await h.call('r1', 'write', { path: 'a.txt', content: 'x' });
+    h.write();
+    expect(h.store.list('s')).toEqual([]);
+    await new Promise((r) => setTimeout(r, 300));
+    const [cp] = h.store.list('s'); // nothing of the run said anything since the write
     expect(cp).toBeDefined();
     expect(await h.a(cp!)).toBe('original a\n');
     expect(hasPending(h.store.dir)).toBe(false);
