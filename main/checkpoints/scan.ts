@@ -8,7 +8,7 @@
  * Synchronous fs calls in a loop that yields to the event loop every few milliseconds: ~3× faster than the
  * promise API for 10 000 small files (no thread-pool hop per call), without stalling the gateway that runs it.
  */
-import { readdirSync, readlinkSync, type Dirent } from 'node:fs';
+import { readdirSync, readlinkSync, realpathSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ignore } from 'ignore';
 import path from 'node:path';
@@ -74,6 +74,15 @@ function loadIgnore(): IgnoreFactory {
   return ignoreFactory;
 }
 
+/** `p`'s real path (symlinks resolved), or `p` resolved when it cannot be (missing). */
+function realPathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
 /** Yields to the event loop when more than `sliceMs` of synchronous work has passed (lock refresh, other requests). */
 export function yielder(sliceMs = 15): () => Promise<void> | undefined {
   let last = performance.now();
@@ -98,11 +107,22 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
   const skipped: SkippedEntry[] = [];
   // Excluded names by the folder they are in: one look per folder, not a path built for every entry.
   const excluded = new Map<string, Set<string>>();
-  for (const p of exclude) {
-    const abs = path.resolve(p);
+  const addExcluded = (abs: string) => {
     const parent = path.dirname(abs);
     if (!excluded.has(parent)) excluded.set(parent, new Set());
     excluded.get(parent)!.add(path.basename(abs));
+  };
+  // By the path as given and by its real path: a data folder given through a symlink into the workspace
+  // (`--home /tmp/w/.agentdesk` where /tmp links to /private/tmp) is the store itself — captured, a restore would
+  // delete its newer packs and logs. The walk compares paths under `root`, so a real path under root's real path
+  // is also taken back under `root`.
+  const rootReal = realPathOr(root);
+  for (const p of exclude) {
+    const abs = path.resolve(p);
+    const real = realPathOr(abs);
+    addExcluded(abs);
+    addExcluded(real);
+    if (real.startsWith(`${rootReal}${path.sep}`)) addExcluded(path.join(root, path.relative(rootReal, real)));
   }
   const known0 = known;
   const pause = yielder();
