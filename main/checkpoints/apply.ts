@@ -14,13 +14,58 @@
  *   on what is there, never on what a link points to.
  * - Modes are restored (folders last, deepest first, so a read-only folder is filled before it is locked), without
  *   setuid / setgid (as git does: a restore never hands out a program that runs with its owner's rights).
- * - Something not captured that stands where the target needs a folder or file (a folder with ignored files in
- *   it) is renamed to `<name>.agentdesk-kept-<time>` and reported, never deleted.
+ * - Something not captured that stands where the target needs a folder, file or symlink (a folder with ignored
+ *   files in it; a file ignored by the .gitignore of now, or over the size cap) is renamed to
+ *   `<name>.agentdesk-kept-<time>` and reported, never deleted nor written over: the restore's own checkpoint of the
+ *   folder does not hold it, so no undo could bring it back (`uncapturedInTheWay` lists those files beforehand: the
+ *   restore records their new names, its undo leaves them alone and moves them back, `moveBack`).
+ * - Paths the target's checkpoint skipped (too large, special, unreadable then) and paths in `keep` are left as they
+ *   are, with everything under them.
  */
 import type { ObjectReader } from './objects.js';
 import { yielder } from './scan.js';
-import { diffTrees, summarizeChanges, type Tree, type TreeEntry } from './tree.js';
-import { WorkspaceFs } from './workspace-fs.js';
+import { badEntryPath, diffTrees, summarizeChanges, type Tree, type TreeChange, type TreeEntry } from './tree.js';
+import { keptAsideName, WorkspaceFs } from './workspace-fs.js';
+
+/**
+ * What a restore from `current` to `target` changes: the diff without the paths it leaves alone — those the target's
+ * checkpoint skipped and those in `keep` — nor anything under them.
+ */
+export function restoreChanges(current: Pick<Tree, 'entries'>, target: Pick<Tree, 'entries'> & { skipped?: Tree['skipped'] }, keep: readonly string[] = []): TreeChange[] {
+  const changes = diffTrees(current, target);
+  const left = new Set([...(target.skipped ?? []).map((s) => s.p), ...keep]);
+  if (left.size === 0) return changes;
+  const isLeft = (p: string) => {
+    for (let q = p; ; ) {
+      if (left.has(q)) return true;
+      const slash = q.lastIndexOf('/');
+      if (slash < 0) return false;
+      q = q.slice(0, slash);
+    }
+  };
+  return changes.filter((c) => !isLeft(c.path));
+}
+
+/**
+ * Files and symlinks `target` would write at a path where something stands that `current` (the restore's checkpoint
+ * of the folder now) does not hold — ignored by a .gitignore now, over a size cap, a FIFO: its state is in no
+ * checkpoint, so it is moved aside, not written over. A folder there is not listed (moved aside as ever).
+ */
+export function uncapturedInTheWay(root: string, current: Pick<Tree, 'entries'>, target: Pick<Tree, 'entries'> & { skipped?: Tree['skipped'] }): string[] {
+  const out: string[] = [];
+  let fs: WorkspaceFs | undefined;
+  try {
+    for (const c of restoreChanges(current, target)) {
+      if (c.from || !c.to || c.to.k === 'd') continue;
+      fs ??= new WorkspaceFs(root);
+      const st = fs.lstat(c.path);
+      if (st && !st.isDirectory()) out.push(c.path);
+    }
+  } finally {
+    fs?.close();
+  }
+  return out;
+}
 
 export interface ApplyReport {
   modified: number;
@@ -37,14 +82,37 @@ const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException)?.c
 /** Permission bits a restore sets: setuid and setgid are never restored. */
 const restoredMode = (m: number): number => m & 0o1777;
 
+/**
+ * Puts back what a restore moved aside (`asides`, named with its time stamp `at`): the undo of that restore. Over
+ * what stands there only if `captured` (the undo's checkpoint of the folder) holds it as a file or symlink — else
+ * the copy stays where it is. Names that are not such copies of a valid path are ignored (a crafted log).
+ */
+export function moveBack(root: string, asides: readonly string[], at: number, captured: Pick<Tree, 'entries'>): void {
+  const overwritable = new Set(captured.entries.filter((e) => e.k !== 'd').map((e) => e.p));
+  const fs = new WorkspaceFs(root);
+  try {
+    for (const aside of asides) {
+      if (typeof aside !== 'string') continue;
+      const rel = aside.slice(0, -keptAsideName('', at).length);
+      if (keptAsideName(rel, at) !== aside || badEntryPath(rel) || badEntryPath(aside)) continue;
+      const copy = fs.lstat(aside);
+      if ((fs.lstat(rel) !== undefined && !overwritable.has(rel)) || !copy || copy.isDirectory()) continue;
+      fs.rename(aside, rel);
+    }
+  } finally {
+    fs.close();
+  }
+}
+
 export async function applyTree(
   root: string,
   current: Pick<Tree, 'entries'>,
-  target: Pick<Tree, 'entries'>,
+  target: Pick<Tree, 'entries'> & { skipped?: Tree['skipped'] },
   reader: Pick<ObjectReader, 'read'>,
   now: () => number = Date.now,
+  keep: readonly string[] = [],
 ): Promise<ApplyReport> {
-  const changes = diffTrees(current, target);
+  const changes = restoreChanges(current, target, keep);
   const pause = yielder();
   const report: ApplyReport = { ...summarizeChanges(changes), keptAside: [], keptFolders: [] };
 
@@ -87,11 +155,13 @@ export async function applyTree(
       if (st) fs.moveAside(rel);
       fs.mkdir(rel, 0o700);
     };
-    const clearFor = (rel: string) => {
-      if (fs.lstat(rel)?.isDirectory()) fs.moveAside(rel);
+    /** Moves aside a folder in the way — or anything there when the capture of now does not hold the path. */
+    const clearFor = (rel: string, captured: boolean) => {
+      const st = fs.lstat(rel);
+      if (st && (st.isDirectory() || !captured)) fs.moveAside(rel);
     };
-    const writeFileEntry = (e: TreeEntry) => {
-      clearFor(e.p);
+    const writeFileEntry = (e: TreeEntry, captured: boolean) => {
+      clearFor(e.p, captured);
       fs.writeFile(e.p, reader.read(e.h!), restoredMode(e.m));
     };
     const dirModes: TreeEntry[] = [];
@@ -105,9 +175,9 @@ export async function applyTree(
         dirModes.push(e);
       } else if (e.k === 'f') {
         // Same content, other mode: set it on the file that is there — or write it whole if something else is now.
-        if (!(c.from?.k === 'f' && c.from.h === e.h && fs.chmod(e.p, restoredMode(e.m), 'f'))) writeFileEntry(e);
+        if (!(c.from?.k === 'f' && c.from.h === e.h && fs.chmod(e.p, restoredMode(e.m), 'f'))) writeFileEntry(e, c.from !== undefined);
       } else if (c.from?.k !== 'l' || c.from.t !== e.t) {
-        clearFor(e.p);
+        clearFor(e.p, c.from !== undefined);
         fs.symlink(e.t!, e.p);
       }
     }

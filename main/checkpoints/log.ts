@@ -46,6 +46,9 @@ export interface RestoreRecord {
   files: boolean;
   /** The conversation was switched from one transcript to another (a new branch, or back). */
   conversation?: { from: string; to: string };
+  /** What stood uncaptured where the restore wrote, moved aside (apply.ts): the new names, and their time stamp. */
+  keep?: string[];
+  keptAt?: number;
   summary: { modified: number; created: number; deleted: number };
 }
 

@@ -4,7 +4,9 @@
  * dropped ("before"). A restore is rolled forward — the folder is made to match its checkpoint, the conversation
  * switched, the restore recorded ("after"). Either way the process that finds it says so (`notice`).
  */
+import { moveBack } from './apply.js';
 import { appendLog, readLog } from './log.js';
+import { keptFor } from './restore.js';
 import { clearJournal, readJournal, sweepTemporaries } from './layout.js';
 import type { PendingRecord } from './pending.js';
 import type { SwitchConversation } from './store-types.js';
@@ -16,8 +18,8 @@ export interface RecoveryDeps {
   /** Folders that may hold temporary files of the killed process. */
   dirs: readonly string[];
   loadTree(id: string): Tree;
-  /** Makes `root` match `tree` (under the lock). */
-  apply(root: string, tree: Tree): Promise<unknown>;
+  /** Makes `root` match `tree` but the paths in `keep`, naming what it moves aside with `stamp` (under the lock). */
+  apply(root: string, tree: Tree, keep: readonly string[], stamp: number | undefined): Promise<unknown>;
   switchConversation?: SwitchConversation;
   logFile(sessionKey: string): string;
   notice(line: string): void;
@@ -40,7 +42,11 @@ export async function recoverInterrupted(d: RecoveryDeps): Promise<void> {
       d.notice(`An interrupted restore of session "${j.sessionKey}" named a checkpoint of another folder; it was dropped and ${j.root} was not changed.`);
       return;
     }
-    await d.apply(j.root, tree);
+    // As the restore would have: what it moves aside named as its record says, an undo's copies left alone and moved back.
+    const { keep, undone } = keptFor(j.record.undoOf, d.logFile(j.sessionKey));
+    await d.apply(j.root, tree, keep, typeof j.record.keptAt === 'number' ? j.record.keptAt : undefined);
+    const before = readLog(d.logFile(j.sessionKey)).find((r) => r.type === 'checkpoint' && r.id === j.record.before);
+    if (undone && before?.type === 'checkpoint') moveBack(j.root, keep, undone.keptAt!, d.loadTree(before.tree));
   }
   if (j.record.conversation) await d.switchConversation?.(j.sessionKey, j.record.conversation.to);
   if (!readLog(d.logFile(j.sessionKey)).some((r) => r.id === j.record.id)) appendLog(d.logFile(j.sessionKey), [j.record]);

@@ -5,13 +5,14 @@
  * restore can be undone), the journal written before the folder changes (recovery.ts rolls it forward after a kill),
  * the conversation switched, the restore recorded in the session's log.
  */
-import { applyTree, type ApplyReport } from './apply.js';
+import { applyTree, moveBack, restoreChanges, uncapturedInTheWay, type ApplyReport } from './apply.js';
 import { captureTree, type CaptureOptions } from './capture.js';
-import { appendLog, type CheckpointRecord, type RestoreRecord } from './log.js';
+import { appendLog, readLog, type CheckpointRecord, type RestoreRecord } from './log.js';
 import { CorruptObjectError, ObjectReader, type ObjectIndex } from './objects.js';
 import { clearJournal, newCheckpointId, writeJournal } from './layout.js';
 import type { RestorePlan, SnapshotInput, SwitchConversation } from './store-types.js';
-import { diffTrees, summarizeChanges, type Tree, type TreeChange } from './tree.js';
+import { summarizeChanges, type Tree, type TreeChange } from './tree.js';
+import { keptAsideName } from './workspace-fs.js';
 
 export interface RestorePreview {
   changes: TreeChange[];
@@ -23,16 +24,16 @@ export interface RestorePreview {
 /** What making `root` match `target` would change now (`capture` has no writer: nothing is stored). */
 export async function previewRestore(root: string, target: Tree, capture: CaptureOptions): Promise<RestorePreview> {
   const { tree } = await captureTree(root, capture);
-  const changes = diffTrees(tree, target);
+  const changes = restoreChanges(tree, target);
   return { changes, summary: summarizeChanges(changes), skipped: target.skipped.length };
 }
 
 /** Makes `root` match `target` from `current` (a capture of it taken under the same lock), contents from the packs. */
-export async function applyStored(index: ObjectIndex, root: string, current: Tree, target: Tree, now: () => number): Promise<ApplyReport> {
+export async function applyStored(index: ObjectIndex, root: string, current: Tree, target: Tree, now: () => number, keep: readonly string[] = []): Promise<ApplyReport> {
   index.refresh(); // where every content is: read only by operations that read contents
   const reader = new ObjectReader(index);
   try {
-    return await applyTree(root, current, target, reader, now);
+    return await applyTree(root, current, target, reader, now, keep);
   } finally {
     reader.close();
   }
@@ -45,8 +46,11 @@ export interface RestoreDeps {
   loadTree(id: string): Tree;
   /** Checkpoints the folder as it is now (under the lock). */
   snapshot(input: SnapshotInput): Promise<CheckpointRecord>;
-  /** Makes `root` match `target`; `current` is the capture just checkpointed. */
-  apply(root: string, target: Tree, current: Tree): Promise<ApplyReport>;
+  /**
+   * Makes `root` match `target` but the paths in `keep`; `current` is the capture just checkpointed; `stamp` names
+   * what is moved aside.
+   */
+  apply(root: string, target: Tree, current: Tree, keep: readonly string[], stamp: number): Promise<ApplyReport>;
   switchConversation?: SwitchConversation;
   logFile(sessionKey: string): string;
 }
@@ -62,6 +66,12 @@ export async function restoreLocked(plan: RestorePlan, target: CheckpointRecord,
     kind: 'before-restore',
     label: `Before restoring to: ${target.label}`,
   });
+  const beforeTree = d.loadTree(before.tree);
+  // What stands uncaptured where the target writes (ignored now, over a size cap) is in no checkpoint: it is moved
+  // aside under a name known now (recorded, so that the undo leaves it alone and moves it back).
+  const stamp = d.now();
+  const asides = plan.files ? uncapturedInTheWay(target.root, beforeTree, targetTree).map((p) => keptAsideName(p, stamp)) : [];
+  const { keep, undone } = keptFor(plan.undoOf, d.logFile(plan.sessionKey));
   const record: RestoreRecord = {
     type: 'restore',
     id: newCheckpointId(d.now()),
@@ -71,12 +81,25 @@ export async function restoreLocked(plan: RestorePlan, target: CheckpointRecord,
     ...(plan.undoOf ? { undoOf: plan.undoOf } : {}),
     files: plan.files,
     ...(plan.conversation ? { conversation: plan.conversation } : {}),
-    summary: plan.files ? summarizeChanges(diffTrees(d.loadTree(before.tree), targetTree)) : { modified: 0, created: 0, deleted: 0 },
+    ...(asides.length ? { keep: asides, keptAt: stamp } : {}),
+    summary: plan.files ? summarizeChanges(restoreChanges(beforeTree, targetTree, keep)) : { modified: 0, created: 0, deleted: 0 },
   };
   writeJournal(d.journalFile, { op: 'restore', sessionKey: plan.sessionKey, root: target.root, startedAt: d.now(), ...(plan.files ? { tree: target.tree } : {}), record });
-  const report = plan.files ? await d.apply(target.root, targetTree, d.loadTree(before.tree)) : undefined;
+  const report = plan.files ? await d.apply(target.root, targetTree, beforeTree, keep, stamp) : undefined;
+  if (plan.files && undone) moveBack(target.root, keep, undone.keptAt!, beforeTree);
   if (plan.conversation) await d.switchConversation?.(plan.sessionKey, plan.conversation.to);
   appendLog(d.logFile(plan.sessionKey), [record]);
   clearJournal(d.journalFile);
   return { record, ...(report ? { report } : {}) };
+}
+
+/**
+ * What the apply of a restore that undoes restore `undoOf` leaves alone: the copies that restore moved aside (not in
+ * the checkpoint the undo goes back to — the undo would delete them), which it then moves back.
+ */
+export function keptFor(undoOf: string | undefined, logFile: string): { keep: string[]; undone?: RestoreRecord } {
+  if (!undoOf) return { keep: [] };
+  const undone = readLog(logFile).find((r): r is RestoreRecord => r.type === 'restore' && r.id === undoOf);
+  if (!undone?.keep?.length || typeof undone.keptAt !== 'number' || !Array.isArray(undone.keep)) return { keep: [] };
+  return { keep: undone.keep.filter((p) => typeof p === 'string'), undone };
 }

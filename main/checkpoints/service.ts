@@ -15,6 +15,7 @@ import type { CheckpointDiff, CheckpointDto, CheckpointPreview, RestoreDto, Rest
 import { branchTranscript, findTurnMessage, switchTranscript } from '../sessions/branch.js';
 import { sessionRunLock } from '../sessions/session-lock.js';
 import type { SessionStore } from '../sessions/store.js';
+import type { ApplyReport } from './apply.js';
 import type { CheckpointRecord, RestoreRecord } from './log.js';
 import type { CheckpointStore } from './store.js';
 import { WorkspaceFs } from './workspace-fs.js';
@@ -68,13 +69,16 @@ function toRestoreDto(r: RestoreRecord): RestoreDto {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-function describeRestore(r: RestoreRecord, label: string): string {
+function describeRestore(r: RestoreRecord, label: string, report?: ApplyReport): string {
   const what = r.undoOf ? 'Undid the last restore' : `Restored ${r.files && r.conversation ? 'files and conversation' : r.files ? 'files' : 'the conversation'} to before “${label}”`;
   const parts: string[] = [];
   if (r.files) {
     const s = r.summary;
     parts.push(s.modified + s.created + s.deleted === 0 ? 'no file needed a change' : `${plural(s.modified, 'file')} changed back, ${s.created} brought back, ${s.deleted} removed`);
   }
+  // What it moved aside to make room is said in the same line (in no checkpoint: ignored now, over a size cap).
+  const names = (paths: readonly string[]) => `${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}`;
+  if (report?.keptAside.length) parts.push(`kept aside (not in a checkpoint): ${names(report.keptAside)}`);
   if (r.conversation) parts.push(r.undoOf ? 'the conversation is back as it was' : 'the conversation continues from there (the old one is kept)');
   return `${what}: ${parts.join('; ')}. \`checkpoints undo\` takes it back.`;
 }
@@ -169,8 +173,8 @@ export class CheckpointService {
         const m = messages[at]!;
         draft = m.role === 'user' ? m.content : undefined;
       }
-      const { record } = await this.d.store.restore({ sessionKey, id, files: mode !== 'conversation', ...(conversation ? { conversation } : {}) });
-      return { restore: toRestoreDto(record), message: describeRestore(record, cp.label), ...(draft !== undefined ? { draft } : {}) };
+      const { record, report } = await this.d.store.restore({ sessionKey, id, files: mode !== 'conversation', ...(conversation ? { conversation } : {}) });
+      return { restore: toRestoreDto(record), message: describeRestore(record, cp.label, report), ...(draft !== undefined ? { draft } : {}) };
     });
   }
 
@@ -178,14 +182,14 @@ export class CheckpointService {
     return this.whileNoRun(sessionKey, async () => {
       const last = this.d.store.lastRestore(sessionKey);
       if (!last) throw new RestoreRefusedError(`Nothing to undo: session "${sessionKey}" has no restore.`);
-      const { record } = await this.d.store.restore({
+      const { record, report } = await this.d.store.restore({
         sessionKey,
         id: last.before,
         files: last.files,
         undoOf: last.id,
         ...(last.conversation ? { conversation: { from: last.conversation.to, to: last.conversation.from } } : {}),
       });
-      return { restore: toRestoreDto(record), message: describeRestore(record, '') };
+      return { restore: toRestoreDto(record), message: describeRestore(record, '', report) };
     });
   }
 }

@@ -126,7 +126,7 @@ export class CheckpointStore {
       packsDir: this.packsDir,
       dirs: [this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir],
       loadTree: (id) => this.loadTree(id),
-      apply: (root, tree) => this.applyLocked(root, tree),
+      apply: (root, tree, keep, stamp) => this.applyLocked(root, tree, undefined, keep, stamp),
       ...(this.opts.switchConversation ? { switchConversation: this.opts.switchConversation } : {}),
       logFile: (key) => this.logFile(key),
       notice: (line) => this.notice(line),
@@ -316,9 +316,9 @@ export class CheckpointStore {
   }
 
   /** Makes `root` match `target`; `current` is a capture taken under this same lock (else one is taken now). */
-  private async applyLocked(root: string, target: Tree, current?: Tree): Promise<ApplyReport> {
+  private async applyLocked(root: string, target: Tree, current?: Tree, keep: readonly string[] = [], stamp?: number): Promise<ApplyReport> {
     current ??= (await this.captureLocked(root)).tree;
-    return applyStored(this.index, root, current, target, this.now);
+    return applyStored(this.index, root, current, target, stamp === undefined ? this.now : () => stamp, keep);
   }
 
   /**
@@ -334,7 +334,7 @@ export class CheckpointStore {
         now: this.now,
         loadTree: (id) => this.loadTree(id),
         snapshot: (input) => this.snapshotLocked(input),
-        apply: (root, target, current) => this.applyLocked(root, target, current),
+        apply: (root, target, current, keep, stamp) => this.applyLocked(root, target, current, keep, stamp),
         ...(this.opts.switchConversation ? { switchConversation: this.opts.switchConversation } : {}),
         logFile: (key) => this.logFile(key),
       }),

@@ -54,6 +54,9 @@ class PathChangedError extends Error {
   override name = 'PathChangedError';
 }
 
+/** The name a thing in the way of a restore is moved aside to (`at`: the restore's time stamp). */
+export const keptAsideName = (rel: string, at: number): string => `${rel}.agentdesk-kept-${at}`;
+
 export interface WorkspaceFsOptions {
   now?: () => number;
   /** A thing moved aside because it stood where a folder or file has to be (workspace-relative). */
@@ -162,7 +165,7 @@ export class WorkspaceFs {
   /** Renames `rel` (whose folder is the OS path `parent`) to `<name>.agentdesk-kept-<time>`. */
   private moveAsideIn(parent: string, rel: string): void {
     const name = path.posix.basename(rel);
-    const aside = `${name}.agentdesk-kept-${(this.opts.now ?? Date.now)()}`;
+    const aside = keptAsideName(name, (this.opts.now ?? Date.now)());
     renameSync(`${parent}/${name}`, `${parent}/${aside}`);
     this.forget(rel);
     const relDir = path.posix.dirname(rel);
@@ -214,6 +217,17 @@ export class WorkspaceFs {
   moveAside(rel: string): void {
     const relDir = path.posix.dirname(rel);
     this.moveAsideIn(this.dir(relDir === '.' ? '' : relDir, true)!, rel);
+  }
+
+  /** Renames `fromRel` to `toRel`, two names in one folder (reached without following links); false if it is not there. */
+  rename(fromRel: string, toRel: string): boolean {
+    const relDir = path.posix.dirname(fromRel);
+    if (path.posix.dirname(toRel) !== relDir) throw new Error('rename: two folders');
+    const dir = this.dir(relDir === '.' ? '' : relDir, false);
+    if (dir === undefined) return false;
+    renameSync(`${dir}/${path.posix.basename(fromRel)}`, `${dir}/${path.posix.basename(toRel)}`);
+    this.forget(fromRel);
+    return true;
   }
 
   mkdir(rel: string, mode: number): void {
