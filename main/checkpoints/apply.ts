@@ -58,7 +58,12 @@ export function uncapturedInTheWay(root: string, current: Pick<Tree, 'entries'>,
     for (const c of restoreChanges(current, target)) {
       if (c.from || !c.to || c.to.k === 'd') continue;
       fs ??= new WorkspaceFs(root);
-      const st = fs.lstat(c.path);
+      let st;
+      try {
+        st = fs.lstat(c.path);
+      } catch {
+        continue; // a folder on the way cannot be searched: the restore's write there fails and says so
+      }
       if (st && !st.isDirectory()) out.push(c.path);
     }
   } finally {
@@ -79,16 +84,43 @@ export interface ApplyReport {
 
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException)?.code === code;
 
+const ERRNO_TEXT: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is exceeded',
+  EISDIR: 'a folder is in the way',
+  ENOTEMPTY: 'a folder is in the way',
+  EEXIST: 'something is in the way',
+  EBUSY: 'it is busy',
+  ETXTBSY: 'it is a program that is running',
+  EIO: 'an input/output error',
+};
+
+/** A step of a restore that failed, with the workspace-relative path it was at (never a /proc/self/fd path). */
+export class ApplyStepError extends Error {
+  override name = 'ApplyStepError';
+  constructor(
+    readonly path: string,
+    override readonly cause: unknown,
+  ) {
+    const code = (cause as NodeJS.ErrnoException)?.code;
+    super(`${path}: ${(code && ERRNO_TEXT[code]) ?? code ?? String((cause as Error)?.message ?? cause).split('\n')[0]}`);
+  }
+}
+
 /** Permission bits a restore sets: setuid and setgid are never restored. */
 const restoredMode = (m: number): number => m & 0o1777;
 
 /**
- * Puts back what a restore moved aside (`asides`, named with its time stamp `at`): the undo of that restore. Over
- * what stands there only if `captured` (the undo's checkpoint of the folder) holds it as a file or symlink — else
- * the copy stays where it is. Names that are not such copies of a valid path are ignored (a crafted log).
+ * Puts back what a restore moved aside (`asides`, named with its time stamp `at`): the undo of that restore, or a
+ * failed restore put back. Over what stands there only if `captured` (the undo's checkpoint of the folder) holds it
+ * as a file or symlink (no `captured`: over any file or symlink, what the failed restore wrote) — else the copy stays
+ * where it is. Names that are not such copies of a valid path are ignored (a crafted log).
  */
-export function moveBack(root: string, asides: readonly string[], at: number, captured: Pick<Tree, 'entries'>): void {
-  const overwritable = new Set(captured.entries.filter((e) => e.k !== 'd').map((e) => e.p));
+export function moveBack(root: string, asides: readonly string[], at: number, captured?: Pick<Tree, 'entries'>): void {
+  const overwritable = captured && new Set(captured.entries.filter((e) => e.k !== 'd').map((e) => e.p));
   const fs = new WorkspaceFs(root);
   try {
     for (const aside of asides) {
@@ -96,7 +128,8 @@ export function moveBack(root: string, asides: readonly string[], at: number, ca
       const rel = aside.slice(0, -keptAsideName('', at).length);
       if (keptAsideName(rel, at) !== aside || badEntryPath(rel) || badEntryPath(aside)) continue;
       const copy = fs.lstat(aside);
-      if ((fs.lstat(rel) !== undefined && !overwritable.has(rel)) || !copy || copy.isDirectory()) continue;
+      const there = fs.lstat(rel);
+      if ((there && (there.isDirectory() || (overwritable && !overwritable.has(rel)))) || !copy || copy.isDirectory()) continue;
       fs.rename(aside, rel);
     }
   } finally {
@@ -125,12 +158,15 @@ export async function applyTree(
     }
   }
 
-  const fs = new WorkspaceFs(root, { now, onKeptAside: (rel) => report.keptAside.push(rel) });
+  const fs = new WorkspaceFs(root, { now, onKeptAside: (rel) => report.keptAside.push(rel), exactRoot: true });
+  /** The path being changed: a step that fails is reported with it (ApplyStepError). */
+  let at = '';
   try {
     // 2. Removals, deepest first: what the target does not have, and what changes kind.
     const removals = changes.filter((c) => c.from && (!c.to || c.to.k !== c.from.k));
     for (let i = removals.length - 1; i >= 0; i--) {
       const c = removals[i]!;
+      at = c.path;
       const st = fs.lstat(c.path);
       if (!st) continue;
       if (st.isDirectory()) {
@@ -170,6 +206,7 @@ export async function applyTree(
       if (!e) continue;
       const wait = pause();
       if (wait) await wait;
+      at = e.p;
       if (e.k === 'd') {
         ensureDir(e.p);
         dirModes.push(e);
@@ -182,7 +219,12 @@ export async function applyTree(
       }
     }
     // 4. Folder modes last, deepest first (a folder replaced meanwhile is left alone: nothing is followed).
-    for (let i = dirModes.length - 1; i >= 0; i--) fs.chmod(dirModes[i]!.p, restoredMode(dirModes[i]!.m), 'd');
+    for (let i = dirModes.length - 1; i >= 0; i--) {
+      at = dirModes[i]!.p;
+      fs.chmod(at, restoredMode(dirModes[i]!.m), 'd');
+    }
+  } catch (err) {
+    throw new ApplyStepError(at, err);
   } finally {
     fs.close();
   }

@@ -11,6 +11,7 @@ import { clearJournal, readJournal, sweepTemporaries } from './layout.js';
 import type { PendingRecord } from './pending.js';
 import type { SwitchConversation } from './store-types.js';
 import type { Tree } from './tree.js';
+import { rootMoved, WorkspaceMovedError } from './workspace-fs.js';
 
 export interface RecoveryDeps {
   journalFile: string;
@@ -44,6 +45,11 @@ export async function recoverInterrupted(d: RecoveryDeps): Promise<void> {
     }
     // As the restore would have: what it moves aside named as its record says, an undo's copies left alone and moved back.
     const { keep, undone } = keptFor(j.record.undoOf, d.logFile(j.sessionKey));
+    if (rootMoved(j.root)) {
+      clearJournal(d.journalFile);
+      d.notice(`An interrupted restore of session "${j.sessionKey}" was not finished: ${new WorkspaceMovedError(j.root).message}; nothing more was changed.`);
+      return;
+    }
     await d.apply(j.root, tree, keep, typeof j.record.keptAt === 'number' ? j.record.keptAt : undefined);
     const before = readLog(d.logFile(j.sessionKey)).find((r) => r.type === 'checkpoint' && r.id === j.record.before);
     if (undone && before?.type === 'checkpoint') moveBack(j.root, keep, undone.keptAt!, d.loadTree(before.tree));

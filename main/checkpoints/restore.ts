@@ -5,14 +5,19 @@
  * restore can be undone), the journal written before the folder changes (recovery.ts rolls it forward after a kill),
  * the conversation switched, the restore recorded in the session's log.
  */
-import { applyTree, moveBack, restoreChanges, uncapturedInTheWay, type ApplyReport } from './apply.js';
+import { ApplyStepError, applyTree, moveBack, restoreChanges, uncapturedInTheWay, type ApplyReport } from './apply.js';
 import { captureTree, type CaptureOptions } from './capture.js';
 import { appendLog, readLog, type CheckpointRecord, type RestoreRecord } from './log.js';
 import { CorruptObjectError, ObjectReader, type ObjectIndex } from './objects.js';
 import { clearJournal, newCheckpointId, writeJournal } from './layout.js';
 import type { RestorePlan, SnapshotInput, SwitchConversation } from './store-types.js';
 import { summarizeChanges, type Tree, type TreeChange } from './tree.js';
-import { keptAsideName } from './workspace-fs.js';
+import { keptAsideName, rootMoved, WorkspaceMovedError } from './workspace-fs.js';
+
+/** A restore that could not be made (CLI exit 1, gateway bad_request): the message says in what state the folder is. */
+export class RestoreFailedError extends Error {
+  override name = 'RestoreFailedError';
+}
 
 export interface RestorePreview {
   changes: TreeChange[];
@@ -47,10 +52,10 @@ export interface RestoreDeps {
   /** Checkpoints the folder as it is now (under the lock). */
   snapshot(input: SnapshotInput): Promise<CheckpointRecord>;
   /**
-   * Makes `root` match `target` but the paths in `keep`; `current` is the capture just checkpointed; `stamp` names
-   * what is moved aside.
+   * Makes `root` match `target` but the paths in `keep`; `current` is the capture just checkpointed (none: one is
+   * taken); `stamp` names what is moved aside.
    */
-  apply(root: string, target: Tree, current: Tree, keep: readonly string[], stamp: number): Promise<ApplyReport>;
+  apply(root: string, target: Tree, current: Tree | undefined, keep: readonly string[], stamp: number): Promise<ApplyReport>;
   switchConversation?: SwitchConversation;
   logFile(sessionKey: string): string;
 }
@@ -59,6 +64,10 @@ export interface RestoreDeps {
 export async function restoreLocked(plan: RestorePlan, target: CheckpointRecord, d: RestoreDeps): Promise<{ record: RestoreRecord; report?: ApplyReport }> {
   const targetTree = d.loadTree(target.tree);
   if (targetTree.root !== target.root) throw new CorruptObjectError(`Checkpoint ${target.id} names a tree of another folder (${targetTree.root}); nothing was changed.`);
+  // The workspace replaced by a link (or a folder above it moved, and a link put there): a restore through it would
+  // capture, write and delete in the folder the link names — a person's home. Checked again, on the opened folder
+  // itself, where the writes start (WorkspaceFs exactRoot).
+  if (plan.files && rootMoved(target.root)) throw new RestoreFailedError(`${new WorkspaceMovedError(target.root).message}: nothing was changed.`);
   d.index.refresh(); // a restore reads contents anyway: its checkpoint of the current state dedupes against all
   const before = await d.snapshot({
     sessionKey: plan.sessionKey,
@@ -85,8 +94,31 @@ export async function restoreLocked(plan: RestorePlan, target: CheckpointRecord,
     summary: plan.files ? summarizeChanges(restoreChanges(beforeTree, targetTree, keep)) : { modified: 0, created: 0, deleted: 0 },
   };
   writeJournal(d.journalFile, { op: 'restore', sessionKey: plan.sessionKey, root: target.root, startedAt: d.now(), ...(plan.files ? { tree: target.tree } : {}), record });
-  const report = plan.files ? await d.apply(target.root, targetTree, beforeTree, keep, stamp) : undefined;
-  if (plan.files && undone) moveBack(target.root, keep, undone.keptAt!, beforeTree);
+  let report: ApplyReport | undefined;
+  if (plan.files) {
+    try {
+      report = await d.apply(target.root, targetTree, beforeTree, keep, stamp);
+    } catch (err) {
+      if (err instanceof WorkspaceMovedError) {
+        clearJournal(d.journalFile); // checked before the first change
+        throw new RestoreFailedError(`${err.message}: nothing was changed.`);
+      }
+      // A step failed part-way (a folder made read-only, a disk full): the folder is put back as it was just before
+      // (its checkpoint was taken above) — never left half-restored — and the journal dropped. If that fails too, the
+      // journal stays: the next operation finishes the restore ("after").
+      const why = err instanceof ApplyStepError ? err.message : String((err as Error)?.message ?? err).split('\n')[0];
+      try {
+        await d.apply(target.root, beforeTree, undefined, [...keep, ...asides], d.now());
+        moveBack(target.root, asides, stamp);
+      } catch (again) {
+        const how = again instanceof ApplyStepError ? again.message : String((again as Error)?.message ?? again).split('\n')[0];
+        throw new RestoreFailedError(`Could not restore ${target.root} (${why}), nor put it back as it was (${how}): it is partly restored; the restore is finished at the next start once that is fixed.`);
+      }
+      clearJournal(d.journalFile);
+      throw new RestoreFailedError(`Could not restore ${target.root} (${why}): nothing was changed, the folder is as it was before.`);
+    }
+    if (undone) moveBack(target.root, keep, undone.keptAt!, beforeTree);
+  }
   if (plan.conversation) await d.switchConversation?.(plan.sessionKey, plan.conversation.to);
   appendLog(d.logFile(plan.sessionKey), [record]);
   clearJournal(d.journalFile);

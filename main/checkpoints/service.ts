@@ -146,7 +146,8 @@ export class CheckpointService {
     try {
       release = await sessionRunLock(this.d.sessions.dir)(sessionKey, AbortSignal.timeout(this.d.lockWaitMs ?? 1500));
     } catch {
-      throw new RestoreRefusedError(`A run is active on session "${sessionKey}": restore when it has finished (or stop it first).`);
+      // The lock is held by a run or by another restore / undo of the session (this or another process).
+      throw new RestoreRefusedError(`A run is active on session "${sessionKey}", or another restore of it: restore when it has finished (or stop the run first).`);
     }
     try {
       return await fn();

@@ -18,7 +18,7 @@
  * In "create" mode a folder on the way that is missing is made, and a file or symlink standing in its place is
  * renamed to `<name>.agentdesk-kept-<time>` (reported), never written through.
  */
-import { chmodSync, closeSync, constants, fchmodSync, fstatSync, lchmodSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, constants, fchmodSync, fstatSync, lchmodSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -54,8 +54,43 @@ class PathChangedError extends Error {
   override name = 'PathChangedError';
 }
 
+function unlinkQuietly(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    /* gone already */
+  }
+}
+
+/** Renames a temporary file over `to`; when that fails (a folder swapped in there), the temporary file goes. */
+function renameOrDrop(tmp: string, to: string): void {
+  try {
+    renameSync(tmp, to);
+  } catch (err) {
+    unlinkQuietly(tmp);
+    throw err;
+  }
+}
+
 /** The name a thing in the way of a restore is moved aside to (`at`: the restore's time stamp). */
 export const keptAsideName = (rel: string, at: number): string => `${rel}.agentdesk-kept-${at}`;
+
+/** The workspace's own path no longer leads to that folder (it, or a folder above it, was replaced by a link or moved). */
+export class WorkspaceMovedError extends Error {
+  override name = 'WorkspaceMovedError';
+  constructor(readonly root: string) {
+    super(`${root} is no longer the folder that was checkpointed (it, or a folder above it, was moved or replaced by a link)`);
+  }
+}
+
+/** True when `root` (a real path) no longer resolves to itself: a link or a moved folder on the way. */
+export function rootMoved(root: string): boolean {
+  try {
+    return realpathSync(root) !== root || !lstatSync(root).isDirectory();
+  } catch {
+    return true;
+  }
+}
 
 export interface WorkspaceFsOptions {
   now?: () => number;
@@ -63,6 +98,12 @@ export interface WorkspaceFsOptions {
   onKeptAside?: (rel: string) => void;
   /** Test hook: force the portable path (lstat checks) even where /proc works. */
   portable?: boolean;
+  /**
+   * `root` is a real path and must still be that folder (a restore): checked on the opened folder itself, so a link
+   * swapped in for the workspace (or a folder above it) just before cannot send the writes elsewhere
+   * (WorkspaceMovedError). Without /proc: by its real path, just before.
+   */
+  exactRoot?: boolean;
 }
 
 export class WorkspaceFs {
@@ -76,7 +117,22 @@ export class WorkspaceFs {
     private readonly opts: WorkspaceFsOptions = {},
   ) {
     this.viaFd = !opts.portable && procFdWorks();
-    if (this.viaFd) this.rootFd = openSync(root, O_PATH | O_DIRECTORY);
+    if (this.viaFd) {
+      const fd = openSync(root, O_PATH | O_DIRECTORY);
+      let at: string | undefined;
+      try {
+        at = opts.exactRoot ? readlinkSync(`/proc/self/fd/${fd}`) : root;
+      } catch {
+        at = undefined;
+      }
+      if (at !== root) {
+        closeSync(fd);
+        throw new WorkspaceMovedError(root);
+      }
+      this.rootFd = fd;
+    } else if (opts.exactRoot && rootMoved(root)) {
+      throw new WorkspaceMovedError(root);
+    }
   }
 
   close(): void {
@@ -243,10 +299,13 @@ export class WorkspaceFs {
       let done = 0;
       while (done < data.length) done += writeSync(fd, data, done, data.length - done);
       fchmodSync(fd, mode);
-    } finally {
+    } catch (err) {
       closeSync(fd);
+      unlinkQuietly(tmp);
+      throw err;
     }
-    renameSync(tmp, p);
+    closeSync(fd);
+    renameOrDrop(tmp, p);
   }
 
   /** A symlink with the text `target` at `rel` (made under a temporary name, renamed over). */
@@ -254,7 +313,7 @@ export class WorkspaceFs {
     const p = this.must(rel);
     const tmp = `${path.posix.dirname(p)}/.agentdesk-restore-${randomBytes(6).toString('hex')}`;
     symlinkSync(target, tmp);
-    renameSync(tmp, p);
+    renameOrDrop(tmp, p);
   }
 
   /**

@@ -7,7 +7,8 @@
  *   undo --session KEY                             takes the session's last restore back; one line
  *
  * All take --home like the other commands; the workspace is the one the session's checkpoints were taken in.
- * Exit status: 0 done, 1 refused (a run is active, nothing to undo, a damaged store), 2 bad usage or an unknown
+ * Exit status: 0 done, 1 refused or failed (a run is active, nothing to undo, a damaged store, a folder that cannot
+ * be written: put back as it was), 2 bad usage or an unknown
  * session or checkpoint id (one line naming it).
  */
 import { parseArgs } from 'node:util';
@@ -71,11 +72,18 @@ export function parseCheckpointsArgs(argv: string[]): CheckpointsArgs {
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
+/**
+ * Text for one line of the terminal: control characters shown escaped (X5) — a label is the first line of a user
+ * message and a file name may hold anything: neither may clear the screen, retitle the window or, with a new line,
+ * add a line of its own (`restore` and `undo` print one line).
+ */
+const oneLine = (s: string) => escapeForTerminal(s).replace(/\n/g, '\\n');
+
 export async function runCheckpointsCommand(args: CheckpointsArgs, io: Io): Promise<number> {
   const home = resolve(io.cwd, homeFrom(args.home, io.env).home);
   const config = await loadConfig(home);
   const sessions = new SessionStore(join(home, 'sessions'));
-  const cps = await openCheckpoints({ home, sessions, config: () => config, onNotice: (l) => io.err(`agentdesk: ${escapeForTerminal(l)}\n`) });
+  const cps = await openCheckpoints({ home, sessions, config: () => config, onNotice: (l) => io.err(`agentdesk: ${oneLine(l)}\n`) });
   const known = (await sessions.get(args.session)) !== undefined || cps.store.records(args.session).length > 0;
   if (!known) throw new UsageError(`no session "${args.session}" in ${home}`);
   try {
@@ -83,20 +91,18 @@ export async function runCheckpointsCommand(args: CheckpointsArgs, io: Io): Prom
       const { checkpoints } = await cps.service.list(args.session);
       if (args.json) io.out(`${JSON.stringify(checkpoints.map(({ id, createdAt, label, files, skipped }) => ({ id, createdAt, label, files, skipped })))}\n`);
       else if (checkpoints.length === 0) io.out(`No checkpoints in session "${args.session}" yet (one is made before a turn's first change).\n`);
-      // A label is the first line of a user message, a name a path: control characters are shown escaped (X5), never
-      // sent raw to the terminal (a prompt-injected message could clear the screen or retitle the window).
-      else for (const c of checkpoints) io.out(`${escapeForTerminal(`${c.id}\t${when(c.createdAt)}\t${c.files} files\t${c.label}`)}\n`);
+      else for (const c of checkpoints) io.out(`${c.id}\t${when(c.createdAt)}\t${c.files} files\t${oneLine(c.label).replace(/\t/g, '\\t')}\n`);
       return EXIT_OK;
     }
     const result = args.action === 'restore'
       ? await cps.service.restore(args.session, args.id!, args.conversation ? 'both' : 'files')
       : await cps.service.undo(args.session);
-    io.out(`${escapeForTerminal(result.message)}\n`);
+    io.out(`${oneLine(result.message)}\n`);
     return EXIT_OK;
   } catch (err) {
     if (err instanceof CheckpointNotFoundError) throw new UsageError(err.message.replace(/^No checkpoint/, 'no checkpoint').replace(/\.$/, ''));
-    if (err instanceof RestoreRefusedError || (err as Error)?.name === 'CorruptObjectError') {
-      io.err(`agentdesk: ${escapeForTerminal((err as Error).message)}\n`);
+    if (err instanceof RestoreRefusedError || (err as Error)?.name === 'CorruptObjectError' || (err as Error)?.name === 'RestoreFailedError') {
+      io.err(`agentdesk: ${oneLine((err as Error).message)}\n`);
       return EXIT_RUN_FAILED;
     }
     throw err;

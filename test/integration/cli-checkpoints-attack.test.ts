@@ -2,9 +2,9 @@
  * X2 attacked through the built CLI (an attacker's review, beside test/unit/checkpoints-redteam.test.ts): what
  * `agentdesk checkpoints list | restore | undo` prints when a label (the first line of a user message — a prompt
  * injection can get a person to send one) holds terminal escape sequences: never the raw control characters, and
- * the JSON stays valid and exact.
+ * the JSON stays valid and exact; a file name with a new line in it (named by a restore) does not add a line.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../support/cli.js';
@@ -21,6 +21,9 @@ describe('checkpoints output and hostile labels', () => {
     const home = await homeWith(fakeProvidersConfig(fakes, { extra: { agent: { model: { primary: 'fakeant/claude-fake' } } } }), 'cpa-home');
     const ws = await tempDir('cpa-ws');
     writeFileSync(join(ws, 'a.txt'), 'original\n');
+    // A name with a new line and an escape in it (the agent can make one): named in the restore's line below.
+    const name = 'notes\nRestored everything. \x1b[2K.txt';
+    writeFileSync(join(ws, name), 'then\n');
     // Clears the screen, sets the window title (OSC 0), hides the rest (SGR 8), overwrites the line (\r) and
     // reorders what follows (U+202E); U+009B is a one-byte CSI to some terminals.
     const label = 'fix it\x1b[2J\x1b]0;owned\x07\x1b[8m hidden\rrm -rf ~ \u202eevil\u009b31m';
@@ -39,10 +42,15 @@ describe('checkpoints output and hostile labels', () => {
     expect(list.stdout).toContain('fix it\\x1b[2J\\x1b]0;owned\\x07');
     expect(list.stdout.trim().split('\n')).toHaveLength(1);
 
+    // Since the turn: the file is ignored and changed — the restore keeps it aside and names it in its one line.
+    writeFileSync(join(ws, '.gitignore'), 'notes*\n');
+    writeFileSync(join(ws, name), 'now\n');
     const restore = await cli(home, ['checkpoints', 'restore', '--session', 'esc', '--id', items[0]!.id]);
     expect(restore.exitCode, restore.stderr).toBe(0);
     expect(restore.stdout).not.toMatch(RAW_CONTROL);
     expect(restore.stdout).toContain('\\r');
+    expect(restore.stdout).toContain('kept aside (not in a checkpoint): notes\\nRestored everything. \\x1b[2K.txt.agentdesk-kept-');
     expect(restore.stdout.trim().split('\n')).toHaveLength(1);
+    expect(readFileSync(join(ws, name), 'utf8')).toBe('then\n');
   }, 120_000);
 });

@@ -3,15 +3,22 @@
  * the workspace, restores over what a checkpoint did not capture (ignored by .gitignore, over the size cap), and a
  * restore that cannot finish (a folder made unwritable) — on the real file system, through CheckpointStore.
  */
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ObjectReader } from '../../main/checkpoints/objects.js';
 import { CheckpointService } from '../../main/checkpoints/service.js';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
+import { sessionRunLock } from '../../main/sessions/session-lock.js';
 import { SessionStore } from '../../main/sessions/store.js';
+import { ROOT } from '../support/cli.js';
+import { bundleForNobody, canRunAsNobody, nobodyFolder, nodeAsNobody } from '../support/as-nobody.js';
+import { mkfifoSync } from '../support/mkfifo.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
 const tmp = tempDirs('cpat');
+const realRead = ObjectReader.prototype.read;
 const write = (root: string, rel: string, text: string | Buffer) => {
   mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   writeFileSync(path.join(root, rel), text);
@@ -106,6 +113,18 @@ describe('a restore and what the checkpoint of the folder now does not hold', ()
     expect(readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('changed\n');
   });
 
+  it('a FIFO standing where the restore writes a file: kept aside, never opened (a restore does not block on it)', async () => {
+    const { ws, store } = smallCapStore();
+    write(ws, 'a.txt', 'a\n');
+    const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'before' });
+    rmSync(path.join(ws, 'a.txt'));
+    mkfifoSync(path.join(ws, 'a.txt'));
+    const { record } = await store.restore({ sessionKey: 's', id: cp.id, files: true });
+    expect(readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('a\n');
+    expect(record.keep).toHaveLength(1);
+    expect(lstatSync(path.join(ws, record.keep![0]!)).isFIFO()).toBe(true);
+  });
+
   it('a file the checkpoint skipped (too large then, small now) is left as it is, not deleted (apply.ts: skipped files are left alone)', async () => {
     const { ws, store } = smallCapStore();
     write(ws, 'data.bin', Buffer.alloc(5000, 'z'));
@@ -118,5 +137,170 @@ describe('a restore and what the checkpoint of the folder now does not hold', ()
     expect(readFileSync(path.join(ws, 'data.bin'), 'utf8')).toBe('now small\n');
     expect(readFileSync(path.join(ws, 'logs/big.log'), 'utf8')).toBe('now small too\n');
     expect(record.summary).toEqual({ modified: 0, created: 0, deleted: 0 });
+  });
+});
+
+describe('a restore that cannot finish', () => {
+  it('a folder planted where a file is being written (a racing process): the folder is put back as it was before, and the line says so', async () => {
+    const ws = tmp('ws');
+    const store = new CheckpointStore(tmp('home'), { racyMs: 0, onNotice: () => {} });
+    for (const n of ['a', 'b', 'c']) write(ws, `${n}.txt`, `${n} then\n`);
+    const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'before' });
+    for (const n of ['a', 'b', 'c']) write(ws, `${n}.txt`, `${n} now\n`);
+    write(ws, 'new.txt', 'created since\n');
+    // Reads 1–3 check the contents before anything changes; read 4 is a.txt's write, read 5 b.txt's: just before it,
+    // a folder (with a file in it) takes b.txt's place — the rename of the written file over it fails.
+    let reads = 0;
+    const spy = vi.spyOn(ObjectReader.prototype, 'read').mockImplementation(function (this: ObjectReader, h: string) {
+      if (++reads === 5) {
+        rmSync(path.join(ws, 'b.txt'));
+        write(ws, 'b.txt/planted', 'x');
+      }
+      return realRead.call(this, h);
+    });
+    try {
+      const err = await store.restore({ sessionKey: 's', id: cp.id, files: true }).catch((e: Error) => e);
+      expect(err).toMatchObject({ name: 'RestoreFailedError' });
+      expect((err as Error).message).toMatch(/\(b\.txt: a folder is in the way\): nothing was changed, the folder is as it was before\.$/);
+    } finally {
+      spy.mockRestore();
+    }
+    // a.txt had been written already: it is put back; the racer's folder (made after the restore's checkpoint of the
+    // folder) goes as anything created since a checkpoint does; no temporary file is left.
+    expect(readdirSync(ws).sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 'new.txt']);
+    expect(readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('a now\n');
+    expect(readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('b now\n');
+    expect(readFileSync(path.join(ws, 'c.txt'), 'utf8')).toBe('c now\n');
+    expect(readFileSync(path.join(ws, 'new.txt'), 'utf8')).toBe('created since\n');
+    expect(existsSync(path.join(store.dir, 'journal.json'))).toBe(false);
+    expect(store.lastRestore('s')).toBeUndefined();
+    // Nothing is left to finish: the next restore works as usual.
+    await store.restore({ sessionKey: 's', id: cp.id, files: true });
+    expect(readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('b then\n');
+  });
+
+  describe.skipIf(!canRunAsNobody)('as an unprivileged user (setpriv)', () => {
+    let bundle: Awaited<ReturnType<typeof bundleForNobody>> | undefined;
+    afterAll(async () => bundle?.dispose());
+    it.each([
+      ['read-only (0555)', 0o555],
+      ['mode 0', 0],
+    ])('a folder made %s before the restore: the folder is left as before, one clear line, no journal; it restores once fixed', async (_name, mode) => {
+      if (!bundle) {
+        bundle = await bundleForNobody('test/support/checkpoint-readonly-child.ts');
+        // `ignore` is loaded with require() at the first snapshot (scan.ts): beside the bundle, world-readable.
+        const to = path.join(path.dirname(bundle.script), 'node_modules', 'ignore');
+        cpSync(path.join(ROOT, 'node_modules', 'ignore'), to, { recursive: true });
+        spawnSync('chmod', ['-R', 'a+rX', path.dirname(to)]);
+      }
+      const { dir, dispose } = await nobodyFolder('cpro');
+      try {
+        const out = JSON.parse(await nodeAsNobody(bundle.script, [dir, String(mode)])) as {
+          error?: { name: string; message: string };
+          files: Record<string, string>;
+          journal: boolean;
+          after: Record<string, string>;
+        };
+        expect(out.error?.name).toBe('RestoreFailedError');
+        expect(out.error?.message).toMatch(/\(b\/f\.txt: permission denied\): nothing was changed, the folder is as it was before\.$/);
+        expect(out.files).toEqual({ 'a/f.txt': 'a now\n', 'a/new.txt': 'created since\n', 'b/f.txt': 'b now\n', 'c/f.txt': 'c now\n' });
+        expect(out.journal).toBe(false);
+        expect(out.after).toEqual({ 'a/f.txt': 'a then\n', 'b/f.txt': 'b then\n', 'c/f.txt': 'c then\n' });
+      } finally {
+        await dispose();
+      }
+    }, 60_000);
+  });
+});
+
+describe('a second restore of the same session', () => {
+  it('while another process holds the session (a run, or a restore): refused with a line that names both', async () => {
+    const ws = tmp('ws');
+    const sessionsDir = tmp('sessions');
+    const store = new CheckpointStore(tmp('home'), { racyMs: 0, onNotice: () => {} });
+    write(ws, 'a.txt', 'a\n');
+    const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'before' });
+    write(ws, 'a.txt', 'changed\n');
+    // The other process's restore (or run) holds the session's lock: the same lock file.
+    const release = await sessionRunLock(sessionsDir)('s', undefined);
+    try {
+      const service = new CheckpointService({ store, sessions: new SessionStore(sessionsDir), lockWaitMs: 100 });
+      await expect(service.restore('s', cp.id, 'files')).rejects.toThrow(/^A run is active on session "s", or another restore of it: restore when it has finished/);
+      await expect(service.undo('s')).rejects.toThrow(/or another restore of it/);
+    } finally {
+      await release();
+    }
+    expect(readFileSync(path.join(ws, 'a.txt'), 'utf8')).toBe('changed\n');
+  });
+});
+
+describe('.gitignore cannot bring .git or node_modules into a checkpoint', () => {
+  it('negations (!.git, !.git/**, !node_modules/, !*/) and a nested "!*" re-include neither, at any depth', async () => {
+    const { ws, store } = smallCapStore();
+    write(ws, '.gitignore', '*\n!.git\n!.git/**\n!node_modules/\n!*/\n!keep.txt\n');
+    write(ws, '.git/hooks/pre-commit', '#!/bin/sh\n');
+    write(ws, 'node_modules/x/index.js', 'x');
+    write(ws, 'keep.txt', 'k');
+    write(ws, 'dropped.txt', 'ignored by "*"');
+    write(ws, 'sub/.gitignore', '!*\n!.git/\n');
+    write(ws, 'sub/a.txt', 'a');
+    write(ws, 'sub/.git/config', '[core]\n\tfsmonitor = evil\n');
+    write(ws, 'sub/node_modules/y.js', 'y');
+    const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'x' });
+    expect(store.loadTree(cp.tree).entries.map((e) => e.p)).toEqual(['keep.txt', 'sub', 'sub/.gitignore', 'sub/a.txt']);
+  });
+});
+
+describe('the workspace itself replaced by a link', () => {
+  /** Every name under `dir` with its content (the outside folder must stay exactly like this). */
+  const listing = (dir: string) => Object.fromEntries(readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((n) => [n, lstatSync(path.join(dir, n)).isFile() ? readFileSync(path.join(dir, n), 'utf8') : 'dir']));
+
+  it.each([
+    ['the workspace folder', (ws: string) => ws],
+    ['a folder above it', (ws: string) => path.dirname(ws)],
+  ])('%s moved and a link to the person\'s home put there: the restore is refused, nothing outside is written or deleted', async (_name, swapped) => {
+    // A chat whose workspace lies inside another chat's: that chat's agent (sandboxed to its own folder) can do this.
+    const base = tmp('base');
+    const ws = path.join(base, 'p', 'ws');
+    const home = path.join(tmp('person'), 'home');
+    write(home, 'thesis.tex', 'years of work\n');
+    write(home, 'ws/notes.txt', 'the person\'s\n');
+    write(ws, 'a.txt', 'a\n');
+    const store = new CheckpointStore(tmp('store'), { racyMs: 0, onNotice: () => {} });
+    const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'before' });
+    const at = swapped(ws);
+    renameSync(at, `${at}.moved`);
+    symlinkSync(at === ws ? home : path.dirname(home), at);
+    const before = listing(home);
+    await expect(store.restore({ sessionKey: 's', id: cp.id, files: true })).rejects.toThrow(/is no longer the folder that was checkpointed .*: nothing was changed\.$/);
+    expect(listing(home)).toEqual(before);
+    expect(existsSync(path.join(store.dir, 'journal.json'))).toBe(false);
+  });
+
+  it('swapped in after the restore checked it (before its first write): refused where the writes start, nothing outside changed', async () => {
+    const ws = path.join(tmp('base'), 'ws');
+    const home = tmp('person');
+    write(home, 'thesis.tex', 'years of work\n');
+    write(ws, 'a.txt', 'a\n');
+    const store = new CheckpointStore(tmp('store'), { racyMs: 0, onNotice: () => {} });
+    const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'before' });
+    write(ws, 'a.txt', 'changed\n');
+    const before = listing(home);
+    // Read 1 checks a.txt's content before anything changes: the swap comes then.
+    const spy = vi.spyOn(ObjectReader.prototype, 'read').mockImplementation(function (this: ObjectReader, h: string) {
+      if (!existsSync(`${ws}.moved`)) {
+        renameSync(ws, `${ws}.moved`);
+        symlinkSync(home, ws);
+      }
+      return realRead.call(this, h);
+    });
+    try {
+      await expect(store.restore({ sessionKey: 's', id: cp.id, files: true })).rejects.toThrow(/is no longer the folder that was checkpointed .*: nothing was changed\.$/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(listing(home)).toEqual(before);
+    expect(readFileSync(path.join(`${ws}.moved`, 'a.txt'), 'utf8')).toBe('changed\n');
+    expect(existsSync(path.join(store.dir, 'journal.json'))).toBe(false);
   });
 });

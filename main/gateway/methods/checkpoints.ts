@@ -39,7 +39,7 @@ async function mapped<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof CheckpointNotFoundError) throw new GatewayError('not_found', err.message);
-    if (err instanceof RestoreRefusedError || (err as Error)?.name === 'CorruptObjectError') throw new GatewayError('bad_request', (err as Error).message);
+    if (err instanceof RestoreRefusedError || (err as Error)?.name === 'CorruptObjectError' || (err as Error)?.name === 'RestoreFailedError') throw new GatewayError('bad_request', (err as Error).message);
     throw err;
   }
 }
