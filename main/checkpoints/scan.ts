@@ -83,10 +83,17 @@ function realPathOr(p: string): string {
   }
 }
 
-/** Yields to the event loop when more than `sliceMs` of synchronous work has passed (lock refresh, other requests). */
-export function yielder(sliceMs = 15): () => Promise<void> | undefined {
+/**
+ * Yields to the event loop when more than `sliceMs` of synchronous work has passed (lock refresh, other requests).
+ * The clock is read at every `every`-th call only: a walk calls this once per name, a few µs of work each, and a
+ * clock read per name was ≈ 5 % of a capture of 10 000 unchanged files.
+ */
+export function yielder(sliceMs = 15, every = 1): () => Promise<void> | undefined {
   let last = performance.now();
+  let calls = 0;
   return () => {
+    if (++calls < every) return undefined;
+    calls = 0;
     const now = performance.now();
     if (now - last < sliceMs) return undefined;
     return new Promise<void>((resolve) =>
@@ -125,7 +132,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
     if (real.startsWith(`${rootReal}${path.sep}`)) addExcluded(path.join(root, path.relative(rootReal, real)));
   }
   const known0 = known;
-  const pause = yielder();
+  const pause = yielder(15, 32); // per name: an lstat each (a few µs)
   const ignore = loadIgnore();
   let total = 0;
 

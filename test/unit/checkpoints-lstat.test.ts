@@ -1,12 +1,12 @@
 /**
  * X2 lstat-fields.ts: the fast lstat gives exactly what fs.lstatSync gives (or is not used), and a snapshot's walk
- * finds the same tree with it and without it.
+ * finds the same tree with it and without it. The walk's yielder (scan.ts) looks at the clock every so many calls.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { chmodSync, lstatSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDir, isFile, isLink, lstatFields, probeRawLstat } from '../../main/checkpoints/lstat-fields.js';
-import { scanWorkspace } from '../../main/checkpoints/scan.js';
+import { scanWorkspace, yielder } from '../../main/checkpoints/scan.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
 const tmp = tempDirs('cp-lstat');
@@ -80,5 +80,26 @@ describe('lstatFields', () => {
       vi.unstubAllEnvs();
     }
     expect(fast.entries.map((e) => e.p)).toEqual(['.gitignore', 'b.sh', 'link', 'src', 'src/a.txt']);
+  });
+});
+
+describe('yielder (the walk gives the event loop a turn every 15 ms of work)', () => {
+  it.each([
+    [1, [true, true, true, true]],
+    [3, [false, false, true, false, false, true]],
+  ])('with every = %i, the clock is looked at (and a slice of 0 ms used up) only at every such call', async (every, yields) => {
+    const pause = yielder(0, every);
+    const got: boolean[] = [];
+    for (let i = 0; i < yields.length; i++) {
+      const wait = pause();
+      got.push(wait !== undefined);
+      if (wait) await wait;
+    }
+    expect(got).toEqual(yields);
+  });
+
+  it('within its slice it does not yield', () => {
+    const pause = yielder(60_000);
+    expect(Array.from({ length: 100 }, () => pause())).toEqual(Array.from({ length: 100 }, () => undefined));
   });
 });
