@@ -47,16 +47,16 @@ export function restoreChanges(current: Pick<Tree, 'entries'>, target: Pick<Tree
 }
 
 /**
- * Files and symlinks `target` would write at a path where something stands that `current` (the restore's checkpoint
- * of the folder now) does not hold — ignored by a .gitignore now, over a size cap, a FIFO: its state is in no
- * checkpoint, so it is moved aside, not written over. A folder there is not listed (moved aside as ever).
+ * Paths `target` would write where something stands that `current` (the restore's checkpoint of the folder now) does
+ * not hold — a file ignored by a .gitignore now, over a size cap, a FIFO, an ignored folder where a file goes: its
+ * state is in no checkpoint, so it is moved aside, not written over (a folder where a folder goes is kept, merged).
  */
 export function uncapturedInTheWay(root: string, current: Pick<Tree, 'entries'>, target: Pick<Tree, 'entries'> & { skipped?: Tree['skipped'] }): string[] {
   const out: string[] = [];
   let fs: WorkspaceFs | undefined;
   try {
     for (const c of restoreChanges(current, target)) {
-      if (c.from || !c.to || c.to.k === 'd') continue;
+      if (c.from || !c.to) continue;
       fs ??= new WorkspaceFs(root);
       let st;
       try {
@@ -64,7 +64,7 @@ export function uncapturedInTheWay(root: string, current: Pick<Tree, 'entries'>,
       } catch {
         continue; // a folder on the way cannot be searched: the restore's write there fails and says so
       }
-      if (st && !st.isDirectory()) out.push(c.path);
+      if (st && !(c.to.k === 'd' && st.isDirectory())) out.push(c.path); // a folder where one goes stays, merged
     }
   } finally {
     fs?.close();
@@ -129,7 +129,7 @@ export function moveBack(root: string, asides: readonly string[], at: number, ca
       if (keptAsideName(rel, at) !== aside || badEntryPath(rel) || badEntryPath(aside)) continue;
       const copy = fs.lstat(aside);
       const there = fs.lstat(rel);
-      if ((there && (there.isDirectory() || (overwritable && !overwritable.has(rel)))) || !copy || copy.isDirectory()) continue;
+      if ((there && (there.isDirectory() || (overwritable && !overwritable.has(rel)))) || !copy) continue;
       fs.rename(aside, rel);
     }
   } finally {
@@ -158,7 +158,7 @@ export async function applyTree(
     }
   }
 
-  const fs = new WorkspaceFs(root, { now, onKeptAside: (rel) => report.keptAside.push(rel), exactRoot: true });
+  const fs = new WorkspaceFs(root, { now, onKeptAside: (rel) => report.keptAside.push(rel) });
   /** The path being changed: a step that fails is reported with it (ApplyStepError). */
   let at = '';
   try {

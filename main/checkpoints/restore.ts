@@ -118,6 +118,10 @@ export async function restoreLocked(plan: RestorePlan, target: CheckpointRecord,
       throw new RestoreFailedError(`Could not restore ${target.root} (${why}): nothing was changed, the folder is as it was before.`);
     }
     if (undone) moveBack(target.root, keep, undone.keptAt!, beforeTree);
+    // Also what the apply moved aside that could not be foreseen (a folder holding files a checkpoint does not
+    // capture, where a file goes): the undo leaves it alone too.
+    const kept = [...new Set([...asides, ...report.keptAside])].sort();
+    if (kept.length) Object.assign(record, { keep: kept, keptAt: stamp });
   }
   if (plan.conversation) await d.switchConversation?.(plan.sessionKey, plan.conversation.to);
   appendLog(d.logFile(plan.sessionKey), [record]);

@@ -99,9 +99,9 @@ export interface WorkspaceFsOptions {
   /** Test hook: force the portable path (lstat checks) even where /proc works. */
   portable?: boolean;
   /**
-   * `root` is a real path and must still be that folder (a restore): checked on the opened folder itself, so a link
-   * swapped in for the workspace (or a folder above it) just before cannot send the writes elsewhere
-   * (WorkspaceMovedError). Without /proc: by its real path, just before.
+   * `root` is a real path and must still be that folder (default true): checked on the opened folder itself, so a
+   * link swapped in for the workspace (or a folder above it) cannot send a restore's writes — or a snapshot's reads
+   * — to the folder it names (WorkspaceMovedError). Without /proc: by its real path, just before.
    */
   exactRoot?: boolean;
 }
@@ -121,7 +121,7 @@ export class WorkspaceFs {
       const fd = openSync(root, O_PATH | O_DIRECTORY);
       let at: string | undefined;
       try {
-        at = opts.exactRoot ? readlinkSync(`/proc/self/fd/${fd}`) : root;
+        at = opts.exactRoot !== false ? readlinkSync(`/proc/self/fd/${fd}`) : root;
       } catch {
         at = undefined;
       }
@@ -130,7 +130,7 @@ export class WorkspaceFs {
         throw new WorkspaceMovedError(root);
       }
       this.rootFd = fd;
-    } else if (opts.exactRoot && rootMoved(root)) {
+    } else if (opts.exactRoot !== false && rootMoved(root)) {
       throw new WorkspaceMovedError(root);
     }
   }

@@ -91,7 +91,15 @@ export async function runCheckpointsCommand(args: CheckpointsArgs, io: Io): Prom
       const { checkpoints } = await cps.service.list(args.session);
       if (args.json) io.out(`${JSON.stringify(checkpoints.map(({ id, createdAt, label, files, skipped }) => ({ id, createdAt, label, files, skipped })))}\n`);
       else if (checkpoints.length === 0) io.out(`No checkpoints in session "${args.session}" yet (one is made before a turn's first change).\n`);
-      else for (const c of checkpoints) io.out(`${c.id}\t${when(c.createdAt)}\t${c.files} files\t${oneLine(c.label).replace(/\t/g, '\\t')}\n`);
+      else {
+        // What a checkpoint did not record is named, not only counted (too large, special, unreadable).
+        const samples = new Map(cps.store.list(args.session).map((r) => [r.id, r.skippedSample ?? []]));
+        for (const c of checkpoints) {
+          const sample = samples.get(c.id) ?? [];
+          const skipped = c.skipped ? ` (${c.skipped} skipped: ${sample.slice(0, 3).join(', ')}${c.skipped > 3 ? ', …' : ''})` : '';
+          io.out(`${c.id}\t${when(c.createdAt)}\t${oneLine(`${c.files} files${skipped}`)}\t${oneLine(c.label).replace(/\t/g, '\\t')}\n`);
+        }
+      }
       return EXIT_OK;
     }
     const result = args.action === 'restore'

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../support/cli.js';
+import { mkfifoSync } from '../support/mkfifo.js';
 import { fakeProvidersConfig, homeWith, useCliFakes } from '../support/cli-fakes.js';
 
 const fakes = useCliFakes({ workspacePrefix: 'cpa-unused' });
@@ -24,6 +25,8 @@ describe('checkpoints output and hostile labels', () => {
     // A name with a new line and an escape in it (the agent can make one): named in the restore's line below.
     const name = 'notes\nRestored everything. \x1b[2K.txt';
     writeFileSync(join(ws, name), 'then\n');
+    // Not recorded (a FIFO): `list` names it, escaped like any name.
+    mkfifoSync(join(ws, 'pipe\x1b[8m'));
     // Clears the screen, sets the window title (OSC 0), hides the rest (SGR 8), overwrites the line (\r) and
     // reorders what follows (U+202E); U+009B is a one-byte CSI to some terminals.
     const label = 'fix it\x1b[2J\x1b]0;owned\x07\x1b[8m hidden\rrm -rf ~ \u202eevil\u009b31m';
@@ -40,6 +43,7 @@ describe('checkpoints output and hostile labels', () => {
     expect(list.exitCode, list.stderr).toBe(0);
     expect(list.stdout).not.toMatch(RAW_CONTROL);
     expect(list.stdout).toContain('fix it\\x1b[2J\\x1b]0;owned\\x07');
+    expect(list.stdout).toContain('\t2 files (1 skipped: pipe\\x1b[8m (special))\t');
     expect(list.stdout.trim().split('\n')).toHaveLength(1);
 
     // Since the turn: the file is ignored and changed — the restore keeps it aside and names it in its one line.

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ObjectReader } from '../../main/checkpoints/objects.js';
+import { ObjectIndex, ObjectReader, sha256 } from '../../main/checkpoints/objects.js';
 import { CheckpointService } from '../../main/checkpoints/service.js';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
 import { sessionRunLock } from '../../main/sessions/session-lock.js';
@@ -302,5 +302,47 @@ describe('the workspace itself replaced by a link', () => {
     expect(listing(home)).toEqual(before);
     expect(readFileSync(path.join(`${ws}.moved`, 'a.txt'), 'utf8')).toBe('changed\n');
     expect(existsSync(path.join(store.dir, 'journal.json'))).toBe(false);
+  });
+});
+
+describe('a snapshot of a workspace replaced by a link', () => {
+  it('is refused: nothing of the folder the link names is read into the store', async () => {
+    const ws = path.join(tmp('base'), 'ws');
+    const home = tmp('person');
+    write(home, '.ssh/id_ed25519', 'PRIVATE KEY of the person\n');
+    write(ws, '.ssh/id_ed25519', 'decoy\n');
+    const store = new CheckpointStore(tmp('store'), { racyMs: 0, onNotice: () => {} });
+    await store.snapshot({ sessionKey: 's', root: ws, label: 'first' });
+    renameSync(ws, `${ws}.moved`);
+    symlinkSync(home, ws);
+    await expect(store.snapshot({ sessionKey: 's', root: ws, label: 'second' })).rejects.toThrow(/is no longer the folder that was checkpointed/);
+    const index = new ObjectIndex(store.packsDir);
+    index.refresh();
+    expect(index.has(sha256(Buffer.from('decoy\n')))).toBe(true);
+    expect(index.has(sha256(Buffer.from('PRIVATE KEY of the person\n')))).toBe(false);
+  });
+});
+
+describe('a restore and an ignored thing where the checkpoint has a folder or a file', () => {
+  it('an ignored file where the checkpoint has a folder, an ignored folder where it has a file: kept aside, recorded; undo puts both back', async () => {
+    const { ws, store } = smallCapStore();
+    write(ws, 'build/app.js', 'built then\n');
+    write(ws, 'out', 'a file then\n');
+    const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'before' });
+    rmSync(path.join(ws, 'build'), { recursive: true });
+    rmSync(path.join(ws, 'out'));
+    write(ws, '.gitignore', 'build\nout/\n');
+    write(ws, 'build', 'the person\'s notes\n');
+    write(ws, 'out/artifact.bin', 'the person\'s artifact\n');
+    const { record } = await store.restore({ sessionKey: 's', id: cp.id, files: true });
+    expect(readFileSync(path.join(ws, 'build/app.js'), 'utf8')).toBe('built then\n');
+    expect(readFileSync(path.join(ws, 'out'), 'utf8')).toBe('a file then\n');
+    expect(record.keep).toHaveLength(2);
+    // Neither copy matches the .gitignore of the checkpoint (there is none): both are captured by the undo's own
+    // checkpoint, and that undo goes back to a checkpoint without them.
+    await undo(store, 's');
+    expect(readdirSync(ws).sort()).toEqual(['.gitignore', 'build', 'out']);
+    expect(readFileSync(path.join(ws, 'build'), 'utf8')).toBe('the person\'s notes\n');
+    expect(readFileSync(path.join(ws, 'out/artifact.bin'), 'utf8')).toBe('the person\'s artifact\n');
   });
 });
