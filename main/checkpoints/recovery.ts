@@ -50,8 +50,21 @@ export async function recoverInterrupted(d: RecoveryDeps): Promise<void> {
       d.notice(`An interrupted restore of session "${j.sessionKey}" was not finished: ${new WorkspaceMovedError(j.root).message}; nothing more was changed.`);
       return;
     }
-    await d.apply(j.root, tree, keep, typeof j.record.keptAt === 'number' ? j.record.keptAt : undefined);
+    const stamp = typeof j.record.keptAt === 'number' ? j.record.keptAt : undefined;
     const before = readLog(d.logFile(j.sessionKey)).find((r) => r.type === 'checkpoint' && r.id === j.record.before);
+    try {
+      await d.apply(j.root, tree, keep, stamp);
+    } catch (err) {
+      // It cannot be finished now (a folder made read-only since the kill): put back as it was before the restore,
+      // from the checkpoint the restore took first — fully before, never half — else kept for the next start.
+      if (before?.type !== 'checkpoint') throw err;
+      const asides = Array.isArray(j.record.keep) ? j.record.keep.filter((p) => typeof p === 'string') : [];
+      await d.apply(j.root, d.loadTree(before.tree), [...keep, ...asides], undefined);
+      if (stamp !== undefined) moveBack(j.root, asides, stamp);
+      clearJournal(d.journalFile);
+      d.notice(`An interrupted restore of session "${j.sessionKey}" could not be completed (${(err as Error).message.split('\n')[0]}): ${j.root} was put back as it was before that restore.`);
+      return;
+    }
     if (undone && before?.type === 'checkpoint') moveBack(j.root, keep, undone.keptAt!, d.loadTree(before.tree));
   }
   if (j.record.conversation) await d.switchConversation?.(j.sessionKey, j.record.conversation.to);

@@ -4,7 +4,7 @@
  * injection can get a person to send one) holds terminal escape sequences: never the raw control characters, and
  * the JSON stays valid and exact; a file name with a new line in it (named by a restore) does not add a line.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, tempDir } from '../support/cli.js';
@@ -56,5 +56,31 @@ describe('checkpoints output and hostile labels', () => {
     expect(restore.stdout).toContain('kept aside (not in a checkpoint): notes\\nRestored everything. \\x1b[2K.txt.agentdesk-kept-');
     expect(restore.stdout.trim().split('\n')).toHaveLength(1);
     expect(readFileSync(join(ws, name), 'utf8')).toBe('then\n');
+  }, 120_000);
+});
+
+describe('checkpoints restore of a workspace replaced by a link', () => {
+  it('exit 1 and one escaped line saying nothing was changed; the folder the link names is untouched', async () => {
+    const home = await homeWith(fakeProvidersConfig(fakes, { extra: { agent: { model: { primary: 'fakeant/claude-fake' } } } }), 'cpa-home');
+    // The workspace's own name holds an escape sequence: the line that names it must not carry it raw.
+    const ws = join(await tempDir('cpa-parent'), 'proj\x1b[2J');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'a.txt'), 'original\n');
+    fakes.anthropic.enqueue({ toolCalls: [{ name: 'write', arguments: { path: 'a.txt', content: 'changed\n' } }] }, { text: 'Done.' });
+    const t = await runCli(['agent', '--json', '--home', home, '--workspace', ws, '--session', 'swap', '--approve', 'auto', '--message', 'Change a.txt'], { env: cleanEnv(KEY), timeoutMs: 60_000 });
+    expect(t.exitCode, t.stderr).toBe(0);
+    const items = JSON.parse((await cli(home, ['checkpoints', 'list', '--session', 'swap', '--json'])).stdout) as { id: string }[];
+    // Another chat's agent (whose folder holds this one) moves it and puts a link to the person's files there.
+    const person = await tempDir('cpa-person');
+    writeFileSync(join(person, 'thesis.tex'), 'years of work\n');
+    renameSync(ws, `${ws}.moved`);
+    symlinkSync(person, ws);
+    const r = await cli(home, ['checkpoints', 'restore', '--session', 'swap', '--id', items[0]!.id]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    expect(r.stderr).toMatch(/^agentdesk: .*proj\\x1b\[2J is no longer the folder that was checkpointed .*: nothing was changed\.$/m);
+    expect(readdirSync(person)).toEqual(['thesis.tex']);
+    expect(readFileSync(join(`${ws}.moved`, 'a.txt'), 'utf8')).toBe('changed\n');
   }, 120_000);
 });

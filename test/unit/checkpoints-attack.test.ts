@@ -179,6 +179,45 @@ describe('a restore that cannot finish', () => {
     expect(readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('b then\n');
   });
 
+  it('a killed restore that cannot be finished at the next start (a folder in the way): put back as it was before, said once', async () => {
+    const ws = tmp('ws');
+    const store = new CheckpointStore(tmp('home'), { racyMs: 0, onNotice: () => {} });
+    for (const n of ['a', 'b', 'c']) write(ws, `${n}.txt`, `${n} then\n`);
+    const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'before' });
+    for (const n of ['a', 'b', 'c']) write(ws, `${n}.txt`, `${n} now\n`);
+    write(ws, 'new.txt', 'created since\n');
+    // What a restore killed after its journal and its first write leaves: its checkpoint of the folder, the journal,
+    // a.txt written back.
+    // (A turn checkpoint stands in for the restore's own: one of kind before-restore is pruned at once when no
+    // restore in the log names it yet.)
+    const before = await store.snapshot({ sessionKey: 's', root: ws, label: 'the restore\'s checkpoint' });
+    const record = { type: 'restore', id: 'r1', at: 0, target: cp.id, before: before.id, files: true, summary: { modified: 3, created: 0, deleted: 1 } };
+    writeFileSync(path.join(store.dir, 'journal.json'), JSON.stringify({ op: 'restore', sessionKey: 's', root: ws, startedAt: 0, tree: cp.tree, record }));
+    write(ws, 'a.txt', 'a then\n');
+    // At the next start, b.txt's write meets a folder put there since (read 3: b.txt's write, after the two checks).
+    let reads = 0;
+    const spy = vi.spyOn(ObjectReader.prototype, 'read').mockImplementation(function (this: ObjectReader, h: string) {
+      if (++reads === 3) {
+        rmSync(path.join(ws, 'b.txt'));
+        write(ws, 'b.txt/planted', 'x');
+      }
+      return realRead.call(this, h);
+    });
+    const notices: string[] = [];
+    try {
+      await new CheckpointStore(store.dir, { racyMs: 0, onNotice: (l) => notices.push(l) }).recoverNow();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(notices).toEqual([expect.stringMatching(/could not be completed \(b\.txt: a folder is in the way\): .* was put back as it was before that restore\.$/)]);
+    expect(readdirSync(ws).sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 'new.txt']);
+    expect(['a', 'b', 'c'].map((n) => readFileSync(path.join(ws, `${n}.txt`), 'utf8'))).toEqual(['a now\n', 'b now\n', 'c now\n']);
+    expect(existsSync(path.join(store.dir, 'journal.json'))).toBe(false);
+    // The store works on: the restore can be made now.
+    await store.restore({ sessionKey: 's', id: cp.id, files: true });
+    expect(readFileSync(path.join(ws, 'b.txt'), 'utf8')).toBe('b then\n');
+  });
+
   describe.skipIf(!canRunAsNobody)('as an unprivileged user (setpriv)', () => {
     let bundle: Awaited<ReturnType<typeof bundleForNobody>> | undefined;
     afterAll(async () => bundle?.dispose());
