@@ -13,7 +13,7 @@ import { parseUsageArgs, runUsageCommand } from './cli/usage-command.js';
 import { readSecret } from './cli/read-secret.js';
 import { parseMcpArgs } from './cli/mcp-args.js';
 import { EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, HELP, UsageError } from './cli/usage-error.js';
-import { describeFsError } from './cli/home-check.js';
+import { describeFsError } from './errors/fs-errors.js';
 import { keychainFix } from '../preload/messages/keychain.js';
 import pkg from '../package.json';
 import { setCheckpointWorkerScript } from './checkpoints/prefetch.js';

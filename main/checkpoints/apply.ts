@@ -22,6 +22,7 @@
  * - Paths the target's checkpoint skipped (too large, special, unreadable then) and paths in `keep` are left as they
  *   are, with everything under them.
  */
+import { fsErrorText } from '../errors/fs-errors.js';
 import type { ObjectReader } from './objects.js';
 import { yielder } from './scan.js';
 import { badEntryPath, diffTrees, summarizeChanges, type Tree, type TreeChange, type TreeEntry } from './tree.js';
@@ -84,20 +85,6 @@ export interface ApplyReport {
 
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException)?.code === code;
 
-const ERRNO_TEXT: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is exceeded',
-  EISDIR: 'a folder is in the way',
-  ENOTEMPTY: 'a folder is in the way',
-  EEXIST: 'something is in the way',
-  EBUSY: 'it is busy',
-  ETXTBSY: 'it is a program that is running',
-  EIO: 'an input/output error',
-};
-
 /** A step of a restore that failed, with the workspace-relative path it was at (never a /proc/self/fd path). */
 export class ApplyStepError extends Error {
   override name = 'ApplyStepError';
@@ -106,7 +93,7 @@ export class ApplyStepError extends Error {
     override readonly cause: unknown,
   ) {
     const code = (cause as NodeJS.ErrnoException)?.code;
-    super(`${path}: ${(code && ERRNO_TEXT[code]) ?? code ?? String((cause as Error)?.message ?? cause).split('\n')[0]}`);
+    super(`${path}: ${fsErrorText(cause) ?? code ?? String((cause as Error)?.message ?? cause).split('\n')[0]}`);
   }
 }
 

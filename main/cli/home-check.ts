@@ -4,26 +4,8 @@
  */
 import { mkdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { describeFsError } from '../errors/fs-errors.js';
 import { UsageError } from './usage-error.js';
-
-const ERRNO_TEXT: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is exceeded',
-  ENAMETOOLONG: 'the path is too long',
-  ENOTDIR: 'a part of the path is a file',
-  ELOOP: 'too many symbolic links',
-  EIO: 'an input/output error',
-};
-
-/** "permission denied" for an errno error, else its first line without the "EACCES: " prefix. */
-export function describeFsError(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  if (e?.code && ERRNO_TEXT[e.code]) return ERRNO_TEXT[e.code]!;
-  return String(e?.message ?? err).split('\n')[0]!.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
-}
 
 const SYSTEM_ROOTS = /^\/(proc|sys|dev)(\/|$)/;
 

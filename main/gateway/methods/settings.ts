@@ -15,7 +15,7 @@ import { endpointSchema, MAX_RECENT_FOLDERS, APPROVAL_MODES, type Settings } fro
 import type { SettingsStore } from '../../settings/store.js';
 import { keychainFix } from '../../../preload/messages/keychain.js';
 import { modelListFailedText } from '../../../preload/messages/providers.js';
-import { describeFsError } from '../../cli/home-check.js';
+import { describeFsError } from '../../errors/fs-errors.js';
 import { modelRef, validatedMethods } from '../params.js';
 import { GatewayError } from '../types.js';
 import { realWorkspace } from '../../tools/paths.js';
