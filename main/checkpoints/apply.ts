@@ -16,7 +16,7 @@
  *   setuid / setgid (as git does: a restore never hands out a program that runs with its owner's rights).
  * - Something not captured that stands where the target needs a folder, file or symlink (a folder with ignored
  *   files in it; a file ignored by the .gitignore of now, or over the size cap) is renamed to
- *   `<name>.agentdesk-kept-<time>` and reported, never deleted nor written over: the restore's own checkpoint of the
+ *   `<name>.agentdesk-kept-<time>` (a long name cut to fit, kept-name.ts) and reported, never deleted nor written over: the restore's own checkpoint of the
  *   folder does not hold it, so no undo could bring it back (`uncapturedInTheWay` lists those files beforehand: the
  *   restore records their new names, its undo leaves them alone and moves them back, `moveBack`).
  * - Paths the target's checkpoint skipped (too large, special, unreadable then) and paths in `keep` are left as they
@@ -26,7 +26,8 @@ import { fsErrorText } from '../errors/fs-errors.js';
 import type { ObjectReader } from './objects.js';
 import { yielder } from './scan.js';
 import { badEntryPath, diffTrees, summarizeChanges, type Tree, type TreeChange, type TreeEntry } from './tree.js';
-import { keptAsideName, WorkspaceFs } from './workspace-fs.js';
+import { keptAsideOrigin } from './kept-name.js';
+import { WorkspaceFs } from './workspace-fs.js';
 
 /**
  * What a restore from `current` to `target` changes: the diff without the paths it leaves alone — those the target's
@@ -77,8 +78,10 @@ export interface ApplyReport {
   modified: number;
   created: number;
   deleted: number;
-  /** Paths moved aside because something not captured stood in the way. */
+  /** Paths moved aside because something not captured stood in the way (new names)… */
   keptAside: string[];
+  /** …and the path each was moved from. */
+  keptFrom: Record<string, string>;
   /** Folders left in place because they still hold files a checkpoint does not capture. */
   keptFolders: string[];
 }
@@ -91,6 +94,8 @@ export class ApplyStepError extends Error {
   constructor(
     readonly path: string,
     override readonly cause: unknown,
+    /** What the restore had moved aside before the step failed, new name → old (a failed restore records it: its undo moves it back). */
+    readonly kept: Readonly<Record<string, string>> = {},
   ) {
     const code = (cause as NodeJS.ErrnoException)?.code;
     super(`${path}: ${fsErrorText(cause) ?? code ?? String((cause as Error)?.message ?? cause).split('\n')[0]}`);
@@ -104,16 +109,17 @@ const restoredMode = (m: number): number => m & 0o1777;
  * Puts back what a restore moved aside (`asides`, named with its time stamp `at`): the undo of that restore, or a
  * failed restore put back. Over what stands there only if `captured` (the undo's checkpoint of the folder) holds it
  * as a file or symlink (no `captured`: over any file or symlink, what the failed restore wrote) — else the copy stays
- * where it is. Names that are not such copies of a valid path are ignored (a crafted log).
+ * where it is. `names`: the path each was moved from, as recorded (a long name is cut in its new one: kept-name.ts).
+ * Names that are not such copies of a valid path are ignored (a crafted log).
  */
-export function moveBack(root: string, asides: readonly string[], at: number, captured?: Pick<Tree, 'entries'>): void {
+export function moveBack(root: string, asides: readonly string[], at: number, captured?: Pick<Tree, 'entries'>, names?: Readonly<Record<string, string>>): void {
   const overwritable = captured && new Set(captured.entries.filter((e) => e.k !== 'd').map((e) => e.p));
   const fs = new WorkspaceFs(root);
   try {
     for (const aside of asides) {
       if (typeof aside !== 'string') continue;
-      const rel = aside.slice(0, -keptAsideName('', at).length);
-      if (keptAsideName(rel, at) !== aside || badEntryPath(rel) || badEntryPath(aside)) continue;
+      const rel = keptAsideOrigin(aside, at, names && typeof names === 'object' ? names : undefined);
+      if (rel === undefined || badEntryPath(rel) || badEntryPath(aside)) continue;
       const copy = fs.lstat(aside);
       const there = fs.lstat(rel);
       if ((there && (there.isDirectory() || (overwritable && !overwritable.has(rel)))) || !copy) continue;
@@ -134,7 +140,7 @@ export async function applyTree(
 ): Promise<ApplyReport> {
   const changes = restoreChanges(current, target, keep);
   const pause = yielder();
-  const report: ApplyReport = { ...summarizeChanges(changes), keptAside: [], keptFolders: [] };
+  const report: ApplyReport = { ...summarizeChanges(changes), keptAside: [], keptFrom: {}, keptFolders: [] };
 
   // 1. Every content the target needs, read and checked before anything changes.
   for (const c of changes) {
@@ -145,7 +151,13 @@ export async function applyTree(
     }
   }
 
-  const fs = new WorkspaceFs(root, { now, onKeptAside: (rel) => report.keptAside.push(rel) });
+  const fs = new WorkspaceFs(root, {
+    now,
+    onKeptAside: (aside, from) => {
+      report.keptAside.push(aside);
+      report.keptFrom[aside] = from;
+    },
+  });
   /** The path being changed: a step that fails is reported with it (ApplyStepError). */
   let at = '';
   try {
@@ -211,7 +223,7 @@ export async function applyTree(
       fs.chmod(at, restoredMode(dirModes[i]!.m), 'd');
     }
   } catch (err) {
-    throw new ApplyStepError(at, err);
+    throw new ApplyStepError(at, err, report.keptFrom);
   } finally {
     fs.close();
   }

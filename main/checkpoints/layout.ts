@@ -11,7 +11,7 @@ import { isObjectId } from './tree.js';
 /** The operation in progress: a snapshot (changes nothing in the folder) or a restore (rolled forward after a kill). */
 export type Journal =
   | { op: 'snapshot'; sessionKey: string; root: string; startedAt: number }
-  | { op: 'restore'; sessionKey: string; root: string; startedAt: number; tree?: string; record: RestoreRecord };
+  | { op: 'restore'; sessionKey: string; root: string; startedAt: number; tree?: string; record: RestoreRecord; stamp?: number };
 
 /** File names from a session key or a folder path (never the text itself in a file name). */
 export const keyHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);

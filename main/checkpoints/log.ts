@@ -49,6 +49,13 @@ export interface RestoreRecord {
   /** What stood uncaptured where the restore wrote, moved aside (apply.ts): the new names, and their time stamp. */
   keep?: string[];
   keptAt?: number;
+  /** The path each of `keep` was moved aside from (a long name is shortened in its new one, workspace-fs.ts). */
+  keptNames?: Record<string, string>;
+  /**
+   * The restore could neither be finished nor put back (why, one line): the folder was left partly restored and the
+   * restore recorded as it stands, so that its undo puts the folder back as it was before it (restore.ts, recovery.ts).
+   */
+  incomplete?: string;
   summary: { modified: number; created: number; deleted: number };
 }
 

@@ -2,11 +2,13 @@
  * X2 crash recovery: finishes the operation a killed process left in the checkpoint store's journal (called by
  * store.ts under the store lock, before any other operation). A snapshot never changed the folder: its journal is
  * dropped ("before"). A restore is rolled forward — the folder is made to match its checkpoint, the conversation
- * switched, the restore recorded ("after"). Either way the process that finds it says so (`notice`).
+ * switched, the restore recorded ("after"); if that cannot be done it is put back ("before"), and if neither can, the
+ * folder is left as it is and the restore recorded as incomplete (its undo puts the folder back once the cause is
+ * fixed): a journal is never left for every later operation to fail on. The process that finds it says so (`notice`).
  */
-import { moveBack } from './apply.js';
+import { ApplyStepError, moveBack } from './apply.js';
 import { appendLog, readLog } from './log.js';
-import { keptFor } from './restore.js';
+import { keptFor, setAsideIncomplete } from './restore.js';
 import { clearJournal, readJournal, sweepTemporaries } from './layout.js';
 import type { PendingRecord } from './pending.js';
 import type { SwitchConversation } from './store-types.js';
@@ -35,42 +37,77 @@ export async function recoverInterrupted(d: RecoveryDeps): Promise<void> {
     d.notice(`A checkpoint of session "${j.sessionKey}" was interrupted; ${j.root} was not changed by it (it is as before) and the partial checkpoint was discarded.`);
     return;
   }
+  const why = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];
+  const logFile = d.logFile(j.sessionKey);
+  const before = readLog(logFile).find((r) => r.type === 'checkpoint' && r.id === j.record.before);
+  // What the restore moves aside, by the time stamp it names them with (journal: the stamp; else the record's).
+  const stamp = typeof j.stamp === 'number' ? j.stamp : typeof j.record.keptAt === 'number' ? j.record.keptAt : undefined;
+  const asides = Array.isArray(j.record.keep) ? j.record.keep.filter((p) => typeof p === 'string') : [];
   if (j.tree) {
-    const tree = d.loadTree(j.tree);
+    let tree: Tree | undefined;
+    let failed: unknown;
+    try {
+      tree = d.loadTree(j.tree);
+    } catch (err) {
+      failed = err; // a damaged store: the restore cannot be finished, the folder is put back from its own checkpoint
+    }
     // A journal never moves a tree to another folder (a damaged or crafted one is dropped, the folder untouched).
-    if (tree.root !== j.root) {
+    if (tree && tree.root !== j.root) {
       clearJournal(d.journalFile);
       d.notice(`An interrupted restore of session "${j.sessionKey}" named a checkpoint of another folder; it was dropped and ${j.root} was not changed.`);
       return;
     }
-    // As the restore would have: what it moves aside named as its record says, an undo's copies left alone and moved back.
-    const { keep, undone } = keptFor(j.record.undoOf, d.logFile(j.sessionKey));
     if (rootMoved(j.root)) {
       clearJournal(d.journalFile);
       d.notice(`An interrupted restore of session "${j.sessionKey}" was not finished: ${new WorkspaceMovedError(j.root).message}; nothing more was changed.`);
       return;
     }
-    const stamp = typeof j.record.keptAt === 'number' ? j.record.keptAt : undefined;
-    const before = readLog(d.logFile(j.sessionKey)).find((r) => r.type === 'checkpoint' && r.id === j.record.before);
-    try {
-      await d.apply(j.root, tree, keep, stamp);
-    } catch (err) {
+    // As the restore would have: what it moves aside named as its record says, an undo's copies left alone and moved back.
+    const { keep, undone, names } = keptFor(j.record.undoOf, logFile);
+    if (tree) {
+      try {
+        await d.apply(j.root, tree, keep, stamp);
+      } catch (err) {
+        failed = err;
+      }
+    }
+    if (failed !== undefined) {
       // It cannot be finished now (a folder made read-only since the kill): put back as it was before the restore,
-      // from the checkpoint the restore took first — fully before, never half — else kept for the next start.
-      if (before?.type !== 'checkpoint') throw err;
-      const asides = Array.isArray(j.record.keep) ? j.record.keep.filter((p) => typeof p === 'string') : [];
-      await d.apply(j.root, d.loadTree(before.tree), [...keep, ...asides], undefined);
-      if (stamp !== undefined) moveBack(j.root, asides, stamp);
-      clearJournal(d.journalFile);
-      d.notice(`An interrupted restore of session "${j.sessionKey}" could not be completed (${(err as Error).message.split('\n')[0]}): ${j.root} was put back as it was before that restore.`);
+      // from the checkpoint the restore took first — fully before, never half.
+      let back: unknown = new Error(`its checkpoint ${j.record.before} of the folder is gone`);
+      if (before?.type === 'checkpoint') {
+        try {
+          await d.apply(j.root, d.loadTree(before.tree), [...keep, ...asides], stamp);
+          if (stamp !== undefined) moveBack(j.root, asides, stamp, undefined, j.record.keptNames);
+          clearJournal(d.journalFile);
+          d.notice(`An interrupted restore of session "${j.sessionKey}" could not be completed (${why(failed)}): ${j.root} was put back as it was before that restore.`);
+          return;
+        } catch (err) {
+          back = err;
+        }
+      }
+      // Neither: the folder stays as it is, partly restored, and the restore is recorded as such (its undo puts the
+      // folder back once the cause is fixed) — never a journal that every later operation of the store fails on.
+      const kept = Object.assign({}, ...[failed, back].map((e) => (e instanceof ApplyStepError ? e.kept : {}))) as Record<string, string>;
+      const state = setAsideIncomplete(j, `${why(failed)}; ${why(back)}`, kept, stamp, { logFile, journalFile: d.journalFile });
+      d.notice(`An interrupted restore of session "${j.sessionKey}" could neither be finished (${why(failed)}) nor put back (${why(back)}): ${state}`);
       return;
     }
-    if (undone && before?.type === 'checkpoint') moveBack(j.root, keep, undone.keptAt!, d.loadTree(before.tree));
+    if (undone && before?.type === 'checkpoint') moveBack(j.root, keep, undone.keptAt!, d.loadTree(before.tree), names);
   }
-  if (j.record.conversation) await d.switchConversation?.(j.sessionKey, j.record.conversation.to);
-  if (!readLog(d.logFile(j.sessionKey)).some((r) => r.id === j.record.id)) appendLog(d.logFile(j.sessionKey), [j.record]);
+  let conversation = '';
+  if (j.record.conversation) {
+    try {
+      await d.switchConversation?.(j.sessionKey, j.record.conversation.to);
+    } catch (err) {
+      // The files are restored; the chat stays where it was (recorded so: the undo does not switch it either).
+      delete j.record.conversation;
+      conversation = ` The conversation could not be switched (${why(err)}): it continues where it was.`;
+    }
+  }
+  if (!readLog(logFile).some((r) => r.id === j.record.id)) appendLog(logFile, [j.record]);
   clearJournal(d.journalFile);
-  d.notice(`An interrupted restore of session "${j.sessionKey}" was completed: ${j.root} is now as it was at checkpoint ${j.record.target} (after the restore).`);
+  d.notice(`An interrupted restore of session "${j.sessionKey}" was completed: ${j.root} is now as it was at checkpoint ${j.record.target} (after the restore).${conversation}`);
 }
 
 export interface PendingRecoveryDeps {

@@ -18,6 +18,7 @@ import type { SessionStore } from '../sessions/store.js';
 import type { ApplyReport } from './apply.js';
 import type { CheckpointRecord, RestoreRecord } from './log.js';
 import type { CheckpointStore } from './store.js';
+import { shellWord } from './restore.js';
 import { WorkspaceFs } from './workspace-fs.js';
 
 /** Files larger than this are shown as binary in a diff. */
@@ -55,7 +56,12 @@ function toCheckpointDto(r: CheckpointRecord): CheckpointDto {
   };
 }
 
-function toRestoreDto(r: RestoreRecord): RestoreDto {
+/** The state a restore recorded as incomplete left the folder in, and what to do (restore.ts `setAsideIncomplete`). */
+function incompleteLine(sessionKey: string, r: RestoreRecord, root: string | undefined): string {
+  return `The last restore of session "${sessionKey}" could neither be finished nor put back (${String(r.incomplete).split('\n')[0]}): ${root ?? 'its folder'} is partly restored. Once that is fixed, \`agentdesk checkpoints undo --session ${shellWord(sessionKey)}\` (Undo restore in the app) puts it back as it was before.`;
+}
+
+function toRestoreDto(r: RestoreRecord, incomplete?: string): RestoreDto {
   return {
     id: r.id,
     at: r.at,
@@ -64,6 +70,7 @@ function toRestoreDto(r: RestoreRecord): RestoreDto {
     conversation: r.conversation !== undefined,
     ...(r.undoOf ? { undoOf: r.undoOf } : {}),
     summary: r.summary,
+    ...(r.incomplete !== undefined && incomplete ? { incomplete } : {}),
   };
 }
 
@@ -110,7 +117,12 @@ export class CheckpointService {
         if (at !== -1) checkpoints[i]!.messageAt = messages[at]!.timestamp;
       }
     }
-    return { checkpoints, lastRestore: last ? toRestoreDto(last) : null };
+    return { checkpoints, lastRestore: last ? toRestoreDto(last, last.incomplete !== undefined ? incompleteLine(sessionKey, last, this.rootOf(sessionKey, last)) : undefined) : null };
+  }
+
+  /** The folder a restore was made in (by its checkpoints: they may have been pruned since). */
+  private rootOf(sessionKey: string, r: RestoreRecord): string | undefined {
+    return this.d.store.records(sessionKey).find((c): c is CheckpointRecord => c.type === 'checkpoint' && (c.id === r.before || c.id === r.target))?.root;
   }
 
   async preview(sessionKey: string, id: string): Promise<CheckpointPreview> {

@@ -21,6 +21,7 @@
 import { chmodSync, closeSync, constants, fchmodSync, fstatSync, lchmodSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { keptAsideName } from './kept-name.js';
 
 /** O_PATH (Linux, every architecture Node runs on): a descriptor that names an inode without opening it. */
 const O_PATH = 0o10000000;
@@ -72,9 +73,6 @@ function renameOrDrop(tmp: string, to: string): void {
   }
 }
 
-/** The name a thing in the way of a restore is moved aside to (`at`: the restore's time stamp). */
-export const keptAsideName = (rel: string, at: number): string => `${rel}.agentdesk-kept-${at}`;
-
 /** The workspace's own path no longer leads to that folder (it, or a folder above it, was replaced by a link or moved). */
 export class WorkspaceMovedError extends Error {
   override name = 'WorkspaceMovedError';
@@ -94,8 +92,8 @@ export function rootMoved(root: string): boolean {
 
 export interface WorkspaceFsOptions {
   now?: () => number;
-  /** A thing moved aside because it stood where a folder or file has to be (workspace-relative). */
-  onKeptAside?: (rel: string) => void;
+  /** A thing moved aside because it stood where a folder or file has to be (workspace-relative: new name, old one). */
+  onKeptAside?: (aside: string, from: string) => void;
   /** Test hook: force the portable path (lstat checks) even where /proc works. */
   portable?: boolean;
   /**
@@ -222,10 +220,18 @@ export class WorkspaceFs {
   private moveAsideIn(parent: string, rel: string): void {
     const name = path.posix.basename(rel);
     const aside = keptAsideName(name, (this.opts.now ?? Date.now)());
+    // Never over something of that name (a copy kept by an earlier try of the same restore): it stays, this fails.
+    let there = true;
+    try {
+      lstatSync(`${parent}/${aside}`);
+    } catch {
+      there = false;
+    }
+    if (there) throw Object.assign(new Error(`${aside} exists`), { code: 'EEXIST' });
     renameSync(`${parent}/${name}`, `${parent}/${aside}`);
     this.forget(rel);
     const relDir = path.posix.dirname(rel);
-    this.opts.onKeptAside?.(relDir === '.' ? aside : `${relDir}/${aside}`);
+    this.opts.onKeptAside?.(relDir === '.' ? aside : `${relDir}/${aside}`, rel);
   }
 
   /** The OS path of folder `relDir` itself ('' = the root), reached without following links; undefined if it is not one. */

@@ -83,12 +83,23 @@ export async function runCheckpointsCommand(args: CheckpointsArgs, io: Io): Prom
   const home = resolve(io.cwd, homeFrom(args.home, io.env).home);
   const config = await loadConfig(home);
   const sessions = new SessionStore(join(home, 'sessions'));
-  const cps = await openCheckpoints({ home, sessions, config: () => config, onNotice: (l) => io.err(`agentdesk: ${oneLine(l)}\n`) });
+  let noticed = false;
+  const cps = await openCheckpoints({
+    home,
+    sessions,
+    config: () => config,
+    onNotice: (l) => {
+      noticed = true;
+      io.err(`agentdesk: ${oneLine(l)}\n`);
+    },
+  });
   const known = (await sessions.get(args.session)) !== undefined || cps.store.records(args.session).length > 0;
   if (!known) throw new UsageError(`no session "${args.session}" in ${home}`);
   try {
     if (args.action === 'list') {
-      const { checkpoints } = await cps.service.list(args.session);
+      const { checkpoints, lastRestore } = await cps.service.list(args.session);
+      // A restore left partly done (it could neither be finished nor put back): said at every list, until undone.
+      if (lastRestore?.incomplete && !noticed) io.err(`agentdesk: ${oneLine(lastRestore.incomplete)}\n`);
       if (args.json) io.out(`${JSON.stringify(checkpoints.map(({ id, createdAt, label, files, skipped }) => ({ id, createdAt, label, files, skipped })))}\n`);
       else if (checkpoints.length === 0) io.out(`No checkpoints in session "${args.session}" yet (one is made before a turn's first change).\n`);
       else {

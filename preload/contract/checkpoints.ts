@@ -37,6 +37,11 @@ export interface RestoreDto {
   conversation: boolean;
   undoOf?: string;
   summary: { modified: number; created: number; deleted: number };
+  /**
+   * The restore could neither be finished nor put back: one line saying the folder is partly restored, why, and that
+   * its undo puts it back once that is fixed.
+   */
+  incomplete?: string;
 }
 
 export type RestoreMode = 'files' | 'both' | 'conversation';

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
 import { useGatewayHarness } from '../support/gateway.js';
+import { tempDir, writeConfig } from '../support/cli.js';
+import { canImmutable, chattr, HALF, killedRestore, NOW, readFolder } from '../support/killed-restore.js';
 
 const h = useGatewayHarness();
 const config = () => ({
@@ -87,4 +89,28 @@ describe('checkpoints through the gateway', () => {
     expect(store.list('kept')).toEqual([]);
     expect(existsSync(logs)).toBe(true);
   }, 60_000);
+
+  it.skipIf(!canImmutable)('a killed restore that can neither be finished nor put back: the app starts, the window is told what state the folder is in, its Undo puts it back', async () => {
+    const home = await tempDir('cpstuck-home');
+    const ws = await tempDir('cpstuck-ws');
+    await writeConfig(home, config());
+    await killedRestore(home, ws);
+    const dirs = ['a', 'b'].map((d) => join(ws, d));
+    for (const d of dirs) expect(chattr('+i', d)).toBe(true);
+    try {
+      // Opening the store finishes what the journal holds: it used to throw here, and the gateway — the app — not start.
+      const gw = await h.start({ home, workspace: ws, env });
+      const { lastRestore, notices } = await gw.request('checkpoints.list', { sessionKey: 's' });
+      expect(notices).toEqual([expect.stringMatching(/^An interrupted restore of session "s" could neither be finished .* is partly restored .*Undo restore in the app/)]);
+      expect(lastRestore?.incomplete).toMatch(/^The last restore of session "s" could neither be finished nor put back \(b\/f\.txt: operation not permitted; a\/f\.txt: operation not permitted\): .* is partly restored\. Once that is fixed, .*Undo restore in the app\) puts it back as it was before\.$/);
+      expect(readFolder(ws)).toEqual(HALF);
+      for (const d of dirs) chattr('-i', d);
+      const undone = await gw.request('checkpoints.undo', { sessionKey: 's' });
+      expect(undone.message).toMatch(/^Undid the last restore/);
+      expect(readFolder(ws)).toEqual(NOW);
+      expect((await gw.request('checkpoints.list', { sessionKey: 's' })).lastRestore?.incomplete).toBeUndefined();
+    } finally {
+      for (const d of dirs) chattr('-i', d);
+    }
+  });
 });

@@ -43,6 +43,11 @@ export async function refreshCheckpoints(sessionKey = useChat.getState().session
     const fresh = notices.filter((n) => !shownNotices.has(n));
     for (const n of fresh) shownNotices.add(n);
     if (fresh.length > 0 && !useCheckpoints.getState().notice) useCheckpoints.setState({ notice: { message: fresh.join(' ') } });
+    // A restore left partly done (neither finished nor put back): said with its Undo until it is undone.
+    else if (lastRestore?.incomplete && useChat.getState().sessionKey === sessionKey && !useCheckpoints.getState().notice && !shownNotices.has(lastRestore.incomplete)) {
+      shownNotices.add(lastRestore.incomplete);
+      useCheckpoints.setState({ notice: { message: lastRestore.incomplete } });
+    }
   } catch {
     // an older gateway without checkpoints: no Restore… actions
     useCheckpoints.setState({ sessionKey, list: [], lastRestore: null });
