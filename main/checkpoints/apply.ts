@@ -29,23 +29,29 @@ import { badEntryPath, diffTrees, summarizeChanges, type Tree, type TreeChange, 
 import { keptAsideOrigin } from './kept-name.js';
 import { WorkspaceFs } from './workspace-fs.js';
 
+/** `p` is one of `set` or under one (`.` in `set`: every path). */
+function within(set: ReadonlySet<string>, p: string): boolean {
+  if (set.has('.')) return true;
+  for (let q = p; ; ) {
+    if (set.has(q)) return true;
+    const slash = q.lastIndexOf('/');
+    if (slash < 0) return false;
+    q = q.slice(0, slash);
+  }
+}
+
 /**
  * What a restore from `current` to `target` changes: the diff without the paths it leaves alone — those the target's
- * checkpoint skipped and those in `keep` — nor anything under them.
+ * checkpoint skipped and those in `keep` — nor anything under them; and in a folder that checkpoint did not finish
+ * (the entry cap), nothing it does not hold is removed (it may have been there, unrecorded).
  */
 export function restoreChanges(current: Pick<Tree, 'entries'>, target: Pick<Tree, 'entries'> & { skipped?: Tree['skipped'] }, keep: readonly string[] = []): TreeChange[] {
   const changes = diffTrees(current, target);
-  const left = new Set([...(target.skipped ?? []).map((s) => s.p), ...keep]);
-  if (left.size === 0) return changes;
-  const isLeft = (p: string) => {
-    for (let q = p; ; ) {
-      if (left.has(q)) return true;
-      const slash = q.lastIndexOf('/');
-      if (slash < 0) return false;
-      q = q.slice(0, slash);
-    }
-  };
-  return changes.filter((c) => !isLeft(c.path));
+  const skipped = target.skipped ?? [];
+  const left = new Set([...skipped.filter((s) => s.reason !== 'entry-cap').map((s) => s.p), ...keep]);
+  const unfinished = new Set(skipped.filter((s) => s.reason === 'entry-cap').map((s) => s.p));
+  if (left.size === 0 && unfinished.size === 0) return changes;
+  return changes.filter((c) => !within(left, c.path) && !(c.from && !c.to && unfinished.size > 0 && within(unfinished, c.path)));
 }
 
 /**

@@ -31,7 +31,7 @@ const MB = 1024 * 1024;
 export interface EarlyInput {
   dir: string;
   root: string;
-  limits: { maxFileBytes: number; maxTotalBytes: number };
+  limits: { maxFileBytes: number; maxTotalBytes: number; maxEntries?: number };
   exclude: string[];
   packId: string;
 }
@@ -81,7 +81,7 @@ export function earlyInput(argv: readonly string[], cwd: string, env: NodeJS.Pro
   if (values.help || message === undefined || message.trimStart().startsWith('/')) return undefined;
   const flagHome = typeof values.home === 'string' ? values.home : undefined;
   const home = path.resolve(cwd, homeFrom(flagHome, env).home);
-  let config: { agent?: { workspace?: unknown }; checkpoints?: { enabled?: unknown; maxFileMB?: unknown; maxTotalMB?: unknown } } = {};
+  let config: { agent?: { workspace?: unknown }; checkpoints?: { enabled?: unknown; maxFileMB?: unknown; maxTotalMB?: unknown; maxEntries?: unknown } } = {};
   try {
     const text = readFileSync(path.join(home, 'config.json'), 'utf8').replace(/^\uFEFF/, '');
     if (text.trim() !== '') config = JSON.parse(text) ?? {};
@@ -109,7 +109,7 @@ export function earlyInput(argv: readonly string[], cwd: string, env: NodeJS.Pro
   return {
     dir,
     root,
-    limits: { maxFileBytes: positive(config.checkpoints?.maxFileMB, 10) * MB, maxTotalBytes: positive(config.checkpoints?.maxTotalMB, 1024) * MB },
+    limits: { maxFileBytes: positive(config.checkpoints?.maxFileMB, 10) * MB, maxTotalBytes: positive(config.checkpoints?.maxTotalMB, 1024) * MB, maxEntries: Math.floor(positive(config.checkpoints?.maxEntries, 200_000)) },
     exclude: [dir, home],
     packId: packIdNow(),
   };

@@ -14,7 +14,7 @@ const MB = 1024 * 1024;
 
 export function settingsFrom(config: Pick<AppConfig, 'checkpoints'>): CheckpointSettings {
   const c = config.checkpoints;
-  return { keep: c.keep, maxAgeMs: c.maxAgeDays * 24 * 3600 * 1000, maxFileBytes: c.maxFileMB * MB, maxTotalBytes: c.maxTotalMB * MB };
+  return { keep: c.keep, maxAgeMs: c.maxAgeDays * 24 * 3600 * 1000, maxFileBytes: c.maxFileMB * MB, maxTotalBytes: c.maxTotalMB * MB, maxEntries: c.maxEntries };
 }
 
 export interface OpenedCheckpoints {

@@ -70,7 +70,7 @@ function takeEarlyCapture(): EarlyCapture | undefined {
 
 /** The fields of a capture's input that decide what it captures (the same ones: the same checkpoint). */
 const inputKey = (i: Pick<PrepareInput, 'dir' | 'root' | 'limits' | 'exclude' | 'racyMs'>) =>
-  JSON.stringify([i.dir, i.root, i.limits.maxFileBytes, i.limits.maxTotalBytes, i.exclude, i.racyMs ?? null]);
+  JSON.stringify([i.dir, i.root, i.limits.maxFileBytes, i.limits.maxTotalBytes, i.limits.maxEntries, i.exclude, i.racyMs ?? null]);
 
 interface Job {
   resolve: (p: Prepared) => void;

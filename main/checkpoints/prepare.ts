@@ -18,7 +18,7 @@ import { keyHash } from './layout.js';
 import { commitPack, PackWriter, type ObjectIndex } from './objects.js';
 import type { ScanLimits } from './scan.js';
 import { gzipTree, type TreeBin, type TreeFiles } from './tree-files.js';
-import { fileCount, type Tree } from './tree.js';
+import { fileCount, skippedText, type Tree } from './tree.js';
 import { patchTree, type PreImage } from './patch.js';
 
 export interface PrepareInput {
@@ -125,7 +125,7 @@ export async function prepareCapture(
       files: fileCount(tree),
       entries: tree.entries.length,
       skipped: tree.skipped.length,
-      skippedSample: tree.skipped.slice(0, 20).map((s) => `${s.p} (${s.reason})`),
+      skippedSample: tree.skipped.slice(0, 20).map(skippedText),
       takenAt: tree.takenAt,
       stats,
       tree,
@@ -182,7 +182,7 @@ export function patchPrepared(p: Prepared, tree: Tree, preimages: readonly PreIm
     files: fileCount(patched),
     entries: patched.entries.length,
     skipped: patched.skipped.length,
-    skippedSample: patched.skipped.slice(0, 20).map((s) => `${s.p} (${s.reason})`),
+    skippedSample: patched.skipped.slice(0, 20).map(skippedText),
     patchedWith: patchId,
     tree: patched,
   };

@@ -3,7 +3,8 @@
  * files override shallower ones, negations included, as in git; an ignored folder is not entered), always skips
  * `.git` (and the names a case-insensitive or Unicode-folding file system takes for it) and `node_modules`, never
  * follows a symlink — not even one swapped in for a folder while it runs (workspace-fs.ts) — and lists what it does not capture (over the per-file cap,
- * over the total cap, sockets/devices/FIFOs, unreadable) instead of losing it silently.
+ * over the total cap, sockets/devices/FIFOs, unreadable) instead of losing it silently. Past the entry cap it stops
+ * and lists the folders it did not finish.
  *
  * Synchronous fs calls in a loop that yields to the event loop every few milliseconds: ~3× faster than the
  * promise API for 10 000 small files (no thread-pool hop per call), without stalling the gateway that runs it.
@@ -26,7 +27,19 @@ export interface ScanLimits {
   maxFileBytes: number;
   /** Once the captured files add up to this, the rest are listed as skipped. */
   maxTotalBytes: number;
+  /**
+   * Once this many files, folders and links are recorded (or MAX_SKIPPED_LISTED skipped), the walk stops: each
+   * folder it did not finish is listed as skipped (`entry-cap`; `.` for the workspace itself), at most one per level
+   * of depth, and a restore deletes nothing in them that the checkpoint does not hold (apply.ts).
+   */
+  maxEntries?: number;
 }
+
+/** The entry cap when none is given (config.json `checkpoints.maxEntries` sets it). */
+export const DEFAULT_MAX_ENTRIES = 200_000;
+
+/** Skipped paths listed one by one, at most: past it the walk stops as at the entry cap (the list stays small). */
+export const MAX_SKIPPED_LISTED = 1000;
 
 /**
  * What the previous tree of this workspace says, so .gitignore rules are not matched again for paths it already
@@ -135,6 +148,7 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
   const pause = yielder(15, 32); // per name: an lstat each (a few µs)
   const ignore = loadIgnore();
   let total = 0;
+  const maxEntries = limits.maxEntries ?? DEFAULT_MAX_ENTRIES;
 
   const fs = new WorkspaceFs(root);
   const walk = async (dirRel: string, inherited: Rules, rulesKnown: boolean): Promise<void> => {
@@ -178,6 +192,10 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       const wait = pause();
       if (wait) await wait;
       if (isAlwaysSkipped(d.name)) continue;
+      if (entries.length >= maxEntries || skipped.length >= MAX_SKIPPED_LISTED) {
+        skipped.push({ p: dirRel === '' ? '.' : dirRel, reason: 'entry-cap' }); // this folder was not finished
+        return;
+      }
       const rel = dirRel === '' ? d.name : `${dirRel}/${d.name}`;
       if (excludedHere?.has(d.name)) continue;
       if (rules.length > 0 && !(known && known0!.has(rel)) && ignoredBy(rules, rel, d.isDirectory())) continue;

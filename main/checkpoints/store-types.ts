@@ -1,8 +1,8 @@
 /** X2 checkpoint store: its settings, inputs and options (store.ts). */
 import type { CheckpointRecord } from './log.js';
-import type { ScanLimits } from './scan.js';
+import { DEFAULT_MAX_ENTRIES, type ScanLimits } from './scan.js';
 
-export interface CheckpointSettings extends ScanLimits {
+export interface CheckpointSettings extends Required<ScanLimits> {
   /** Turn checkpoints kept per session. */
   keep: number;
   /** Checkpoints older than this are dropped. */
@@ -12,6 +12,7 @@ export interface CheckpointSettings extends ScanLimits {
 export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
   maxFileBytes: 10 * 1024 * 1024,
   maxTotalBytes: 1024 * 1024 * 1024,
+  maxEntries: DEFAULT_MAX_ENTRIES,
   keep: 100,
   maxAgeMs: 30 * 24 * 3600 * 1000,
 };

@@ -27,9 +27,13 @@ export interface TreeEntry {
 }
 
 /** A file the snapshot did not capture (and a restore therefore leaves alone). */
+/** One skipped path as a person reads it in a list: `big.iso (too-large)`, `data/… (entry-cap)` for an unfinished folder. */
+export const skippedText = (s: SkippedEntry): string => (s.reason === 'entry-cap' ? `${s.p === '.' ? '.' : s.p}/… (entry-cap)` : `${s.p} (${s.reason})`);
+
 export interface SkippedEntry {
   p: string;
-  reason: 'too-large' | 'total-cap' | 'special' | 'unreadable';
+  /** `entry-cap`: a folder the walk did not finish (the entry cap was reached; `.` the workspace itself). */
+  reason: 'too-large' | 'total-cap' | 'special' | 'unreadable' | 'entry-cap';
   size?: number;
 }
 

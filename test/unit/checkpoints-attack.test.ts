@@ -54,7 +54,7 @@ function smallCapStore() {
   const store = new CheckpointStore(tmp('home'), {
     racyMs: 0,
     onNotice: () => {},
-    settings: () => ({ keep: 100, maxAgeMs: 1e12, maxFileBytes: 1000, maxTotalBytes: 1e9 }),
+    settings: () => ({ keep: 100, maxAgeMs: 1e12, maxFileBytes: 1000, maxTotalBytes: 1e9, maxEntries: 1e6 }),
   });
   return { ws, store };
 }

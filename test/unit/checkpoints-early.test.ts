@@ -64,7 +64,7 @@ describe('earlyInput: what the agent command will capture first', () => {
     writePointer(other, ws, 2000);
     const input = earlyInput(['-m', 'go'], cwd, { AGENTDESK_HOME: other });
     expect(fields(input!)).toEqual(fields(gatewayStore(other, config).prepareInput(ws)));
-    expect(input!.limits).toEqual({ maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 50 * 1024 * 1024 });
+    expect(input!.limits).toEqual({ maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 50 * 1024 * 1024, maxEntries: 200_000 });
   });
 
   it('starts nothing when nothing is worth starting', () => {

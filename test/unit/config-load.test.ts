@@ -21,7 +21,7 @@ const DEFAULTS = {
     limits: {},
   },
   plugins: { enabled: [] },
-  checkpoints: { enabled: true, keep: 100, maxAgeDays: 30, maxFileMB: 10, maxTotalMB: 1024 },
+  checkpoints: { enabled: true, keep: 100, maxAgeDays: 30, maxFileMB: 10, maxTotalMB: 1024, maxEntries: 200_000 },
   mcpServers: {},
 };
 

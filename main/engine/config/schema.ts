@@ -117,6 +117,8 @@ export const checkpointsConfigSchema = lazy(() => z.strictObject({
   maxFileMB: positiveNumber.default(10),
   /** Once captured files add up to this, the rest are listed as skipped. */
   maxTotalMB: positiveNumber.default(1024),
+  /** Once a checkpoint holds this many files, folders and links, the walk stops (the folders it did not finish listed as skipped). */
+  maxEntries: positiveInt.default(200_000),
 }));
 
 export const configSchema = lazy(() => z.strictObject({
