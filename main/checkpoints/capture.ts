@@ -64,7 +64,7 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
   const racyMs = opts.racyMs ?? DEFAULT_RACY_MS;
   const trustBefore = (opts.previous?.takenAt ?? 0) - racyMs;
   const { byPath, gitignores } = opts.previous && opts.previous.root === root ? lookupOf(opts.previous, trustBefore) : EMPTY;
-  const scan = await scanWorkspace(root, opts.limits, opts.exclude, opts.previous?.root === root ? { has: (p) => byPath.has(p), gitignores } : undefined);
+  const scan = await scanWorkspace(root, opts.limits, opts.exclude, opts.previous?.root === root ? { get: (p) => byPath.get(p), gitignores, cacheBefore: trustBefore } : undefined);
   const stats: CaptureStats = { read: 0, bytesRead: 0 };
   const entries: TreeEntry[] = [];
   const skipped: SkippedEntry[] = [...scan.skipped];
@@ -72,7 +72,8 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
   const fs = new WorkspaceFs(root);
   try {
     for (const e of scan.entries) {
-      if (e.k !== 'f') {
+      // A folder, a link, or a file the scan answered from the stat cache (the previous tree's own entry, hash included).
+      if (e.k !== 'f' || e.h !== undefined) {
         entries.push(e);
         continue;
       }

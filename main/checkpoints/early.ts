@@ -17,6 +17,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -55,6 +56,42 @@ export const EARLY_CAPTURE_KEY = '__agentdeskEarlyCheckpoint';
  * each module an ES import loads costs start-up). The unit test finds a pointer layout.ts names.
  */
 const keyHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);
+
+/**
+ * The checkpoint worker's niceness on Linux (background work: the turn's own thread and the app's window come first).
+ * The worker sets it on itself too (checkpoint-worker.ts), but only once its script runs — after Node's bootstrap
+ * of the thread, ≈ 50 ms of CPU that would otherwise compete at full priority with the main thread's own start-up
+ * (in the CLI: the bundle's load).
+ */
+export const CHECKPOINT_WORKER_NICE = 10;
+
+/**
+ * Starts the checkpoint worker (`new Worker(script, options)`) and, on Linux, lowers the new thread's priority at once
+ * from this thread: the one task that appeared in /proc/self/task during the constructor (it starts the thread before
+ * it returns). Anything unexpected (no /proc, not exactly one new task, a refused setpriority) leaves it to the worker.
+ */
+export function startNicedWorker(script: URL, options?: ConstructorParameters<typeof Worker>[1]): Worker {
+  if (process.platform !== 'linux') return new Worker(script, options);
+  let before: Set<string> | undefined;
+  try {
+    before = new Set(readdirSync('/proc/self/task'));
+  } catch {
+    before = undefined;
+  }
+  const worker = new Worker(script, options);
+  if (before) {
+    try {
+      const fresh = readdirSync('/proc/self/task').filter((t) => !before.has(t));
+      if (fresh.length === 1) {
+        const tid = Number(fresh[0]);
+        setPriority(tid, Math.max(getPriority(tid), getPriority(), CHECKPOINT_WORKER_NICE));
+      }
+    } catch {
+      /* the worker lowers its own priority when its script starts */
+    }
+  }
+  return worker;
+}
 
 /** A temporary pack id (objects.ts's format, so garbage collection knows it). */
 const packIdNow = () => `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
@@ -124,7 +161,7 @@ export function startEarlyCapture(argv: readonly string[], workerScript: URL): v
   try {
     const input = earlyInput(argv, process.cwd(), process.env);
     if (!input) return;
-    const worker = new Worker(workerScript, { workerData: { early: input } });
+    const worker = startNicedWorker(workerScript, { workerData: { early: input } });
     const early: EarlyCapture = {
       worker,
       input,

@@ -76,3 +76,19 @@ export function lstatFields(path: string): LstatFields {
   if (raw === null) raw = probeRawLstat(['/', process.execPath]);
   return raw ? fromRaw(raw(path, false, undefined, true)) : fromStats(lstatSync(path));
 }
+
+/**
+ * `lstatFields` written into `out` (returned): the walk's one object for all its calls, not one per entry. `out` is
+ * left as it was when this throws.
+ */
+export function lstatFieldsInto(path: string, out: LstatFields): LstatFields {
+  if (raw === null) raw = probeRawLstat(['/', process.execPath]);
+  if (!raw) return Object.assign(out, fromStats(lstatSync(path)));
+  const a = raw(path, false, undefined, true);
+  out.mode = a[1]!;
+  out.size = a[8]!;
+  out.ino = a[7]!;
+  out.mtimeMs = ms(a[12]!, a[13]!);
+  out.ctimeMs = ms(a[14]!, a[15]!);
+  return out;
+}

@@ -22,12 +22,12 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { abortPack, newPackId } from './objects.js';
 import type { PreImage } from './patch.js';
 import type { Prepared, PrepareInput } from './prepare.js';
 import type { CheckpointStore } from './store.js';
-import { EARLY_CAPTURE_KEY, PREFETCH_MIN_ENTRIES, type EarlyCapture } from './early.js';
+import { EARLY_CAPTURE_KEY, PREFETCH_MIN_ENTRIES, startNicedWorker, type EarlyCapture } from './early.js';
 
 export { PREFETCH_MIN_ENTRIES } from './early.js';
 
@@ -49,7 +49,7 @@ function spawnCheckpointWorker(): WorkerLike | undefined {
   if (process.env.AGENTDESK_CHECKPOINT_WORKER === '0') return undefined;
   if (!workerScript || !existsSync(fileURLToPath(workerScript))) return undefined;
   try {
-    return new Worker(workerScript);
+    return startNicedWorker(workerScript);
   } catch {
     return undefined;
   }

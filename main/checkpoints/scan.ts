@@ -13,7 +13,7 @@ import { readdirSync, readlinkSync, realpathSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ignore } from 'ignore';
 import path from 'node:path';
-import { isDir, isFile, isLink, lstatFields, type LstatFields } from './lstat-fields.js';
+import { isDir, isFile, isLink, lstatFields, lstatFieldsInto, type LstatFields } from './lstat-fields.js';
 import { isDotGit, type SkippedEntry, type TreeEntry } from './tree.js';
 import { WorkspaceFs } from './workspace-fs.js';
 
@@ -47,9 +47,17 @@ export const MAX_SKIPPED_LISTED = 1000;
  * size, mtime, ctime, inode, and not written in the last moments before that tree was taken).
  */
 export interface KnownPaths {
-  has(path: string): boolean;
+  /** The previous tree's entry at `path` (undefined: not in it). */
+  get(path: string): TreeEntry | undefined;
   /** `.gitignore` entries of the previous tree, by path, that can be trusted by their stat. */
   gitignores: ReadonlyMap<string, TreeEntry>;
+  /**
+   * The stat cache (capture.ts): a file whose previous entry has a content hash, was not written after this time and
+   * matches the file's mode, size, mtime, ctime and inode is listed as that same entry object, hash included — no
+   * new object for each of 10 000 unchanged files, and trees compare such entries by identity. Unset: every entry
+   * is new and has no hash.
+   */
+  cacheBefore?: number;
 }
 
 export interface ScanResult {
@@ -145,12 +153,15 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
     if (real.startsWith(`${rootReal}${path.sep}`)) addExcluded(path.join(root, path.relative(rootReal, real)));
   }
   const known0 = known;
+  const cacheBefore = known?.cacheBefore;
   const pause = yielder(15, 32); // per name: an lstat each (a few µs)
   const ignore = loadIgnore();
   let total = 0;
   const maxEntries = limits.maxEntries ?? DEFAULT_MAX_ENTRIES;
 
   const fs = new WorkspaceFs(root);
+  /** The walk's lstat fields, overwritten for each name (read before the next one; kept in no entry). */
+  const stat: LstatFields = { mode: 0, size: 0, ino: 0, mtimeMs: 0, ctimeMs: 0 };
   const walk = async (dirRel: string, inherited: Rules, rulesKnown: boolean): Promise<void> => {
     // The folder as reached without following links (it may have been replaced since its parent was listed).
     const abs = fs.dirPath(dirRel);
@@ -198,14 +209,15 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
       }
       const rel = dirRel === '' ? d.name : `${dirRel}/${d.name}`;
       if (excludedHere?.has(d.name)) continue;
-      if (rules.length > 0 && !(known && known0!.has(rel)) && ignoredBy(rules, rel, d.isDirectory())) continue;
+      const prev = known0?.get(rel);
+      if (rules.length > 0 && !(known && prev !== undefined) && ignoredBy(rules, rel, d.isDirectory())) continue;
       // Stat by the plain path (a /proc/self/fd path costs twice as much per name): if a racer swapped this folder
       // for a link since it was listed, what that finds outside is only metadata — a folder is entered, a file read
       // and a link's text read through WorkspaceFs, which refuses a path with a link on the way.
       let full = `${real}/${d.name}`;
       let st: LstatFields;
       try {
-        st = lstatFields(full);
+        st = lstatFieldsInto(full, stat);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         // Deeper than PATH_MAX by its full path: reached from its folder's descriptor instead (a short path).
@@ -242,7 +254,19 @@ export async function scanWorkspace(root: string, limits: ScanLimits, exclude: r
           skipped.push({ p: rel, reason: 'total-cap', size: st.size });
         } else {
           total += st.size;
-          entries.push({ p: rel, k: 'f', m: mode, s: st.size, mt: st.mtimeMs, ct: st.ctimeMs, ino: st.ino });
+          const cached =
+            prev !== undefined &&
+            cacheBefore !== undefined &&
+            prev.k === 'f' &&
+            prev.h !== undefined &&
+            prev.m === mode &&
+            prev.s === st.size &&
+            prev.mt === st.mtimeMs &&
+            prev.ct === st.ctimeMs &&
+            prev.ino === st.ino &&
+            prev.mt < cacheBefore &&
+            prev.t === undefined;
+          entries.push(cached ? prev : { p: rel, k: 'f', m: mode, s: st.size, mt: st.mtimeMs, ct: st.ctimeMs, ino: st.ino });
         }
       } else {
         skipped.push({ p: rel, reason: 'special' });

@@ -114,11 +114,19 @@ export function decodeTreeBin(id: string, buf: Buffer): Tree | undefined {
       const f = flags[i]!;
       const k = KINDS[f & 3];
       if (k === undefined || f > 7) return undefined;
-      const e: TreeEntry = { p: paths[i]!, k, m: cols[i]! };
+      const m = cols[i]!;
       const s = cols[n! + i]!;
       const mt = cols[2 * n! + i]!;
       const ct = cols[3 * n! + i]!;
       const ino = cols[4 * n! + i]!;
+      if (k === 'f' && f & HAS_HASH && m === m && s === s && mt === mt && ct === ct && ino === ino) {
+        // A file with every field (nearly every entry): one literal, in the order the walk builds them (scan.ts),
+        // so both share one shape and no property store is grown per entry.
+        if (hi >= hashes!) return undefined;
+        entries[i] = { p: paths[i]!, k, m, s, mt, ct, ino, h: hashText.slice(64 * hi, 64 * ++hi) };
+        continue;
+      }
+      const e: TreeEntry = { p: paths[i]!, k, m };
       if (s === s) e.s = s;
       if (mt === mt) e.mt = mt;
       if (ct === ct) e.ct = ct;

@@ -28,7 +28,8 @@ interface DeltaFile {
 }
 
 const sameStat = (a: TreeEntry, b: TreeEntry) =>
-  a.k === b.k && a.m === b.m && a.h === b.h && a.t === b.t && a.s === b.s && a.mt === b.mt && a.ct === b.ct && a.ino === b.ino;
+  a === b ||
+  (a.k === b.k && a.m === b.m && a.h === b.h && a.t === b.t && a.s === b.s && a.mt === b.mt && a.ct === b.ct && a.ino === b.ino);
 
 /** Entries of `next` that differ from `prev` (all fields), and paths of `prev` that `next` lacks. Pure. */
 export function treeDelta(prev: readonly TreeEntry[], next: readonly TreeEntry[]): { set: TreeEntry[]; del: string[] } {

@@ -10,10 +10,11 @@
  *   pack removed) and the capture is prepared again on the same thread. Never claimed: removed at close.
  */
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { EARLY_CAPTURE_KEY, earlyInput, type EarlyCapture, type EarlyInput } from '../../main/checkpoints/early.js';
+import { CHECKPOINT_WORKER_NICE, EARLY_CAPTURE_KEY, earlyInput, startNicedWorker, type EarlyCapture, type EarlyInput } from '../../main/checkpoints/early.js';
 import { settingsFrom } from '../../main/checkpoints/open.js';
 import { pointerFile } from '../../main/checkpoints/prepare.js';
 import { CheckpointPrefetcher } from '../../main/checkpoints/prefetch.js';
@@ -177,5 +178,19 @@ describe('the gateway adopts the early capture', () => {
     await prefetch.close();
     await waitFor(() => f.tmpPacks().length === 0);
     expect(f.store.list('s')).toEqual([]);
+  });
+});
+
+describe('startNicedWorker: the checkpoint worker at background priority from its first instruction', () => {
+  // The worker's own first statement reads its thread's niceness: Node's bootstrap of the thread ran before it, so
+  // this sees what the starting thread set (a plain Worker: the process's niceness until its script lowers it).
+  const probe = new URL(`data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; import { getPriority } from 'node:os'; parentPort.postMessage(getPriority());")}`);
+  const niceOf = (w: Worker) => new Promise<number>((resolve, reject) => w.once('message', (n: number) => void w.terminate().then(() => resolve(n))).once('error', reject));
+
+  it.skipIf(process.platform !== 'linux')('on Linux the new thread runs below the process from the start; a plain Worker does not', async () => {
+    const own = getPriority();
+    expect(await niceOf(startNicedWorker(probe))).toBe(Math.max(own, CHECKPOINT_WORKER_NICE));
+    expect(await niceOf(new Worker(probe))).toBe(own);
+    expect(getPriority()).toBe(own); // this thread is left as it was
   });
 });
