@@ -62,6 +62,14 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     return r !== undefined && r.endedAt === undefined;
   };
   /**
+   * Copy-on-write commits in flight, by run. A run's end does not wait for its commit (the person's turn is over when
+   * the reply is); until the commit is done the run still counts as changing the folder, so another run's change
+   * waits for it at the gate and no capture is prepared beside it. Store operations (list, preview, restore, close)
+   * wait for it through the store.
+   */
+  const commits = new Map<string, Promise<void>>();
+  const mayChange = (id: string) => live(id) || commits.has(id);
+  /**
    * Copy-on-write captures put off until their run waits for its model (`waiting`), by run: the release. Also
    * released by the run's next gate call (that tool waits for the commit), by its end, and after DEFER_MAX_MS.
    */
@@ -76,29 +84,38 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     deps.events((e) => {
       if (e.stream !== 'lifecycle') return;
       const d = e.data as { phase?: string; command?: unknown };
+      // The run's end: a capture put off for its model's wait is taken now (its commit goes on after the end).
       if (d.phase === 'end' || d.phase === 'error') release(e.runId);
       if (!prefetch) return;
       if (d.phase === 'start' && d.command === undefined) {
         const run = deps.run(e.runId);
         if (!run || run.parent !== undefined || !deps.enabled()) return;
-        for (const id of changing) if (!live(id)) changing.delete(id);
-        if (changing.size > 0) return; // another run may be changing the folder right now: captured at the gate
-        if (prefetch.start(e.runId, deps.root())) prepared.set(e.runId, changes);
+        for (const id of changing) if (!mayChange(id)) changing.delete(id);
+        const prepare = () => {
+          if (prefetch.start(e.runId, deps.root())) prepared.set(e.runId, changes);
+        };
+        if (changing.size === 0) return prepare();
+        // Another run may be changing the folder right now: this run's capture is taken at its gate. If those runs
+        // have all ended and only their commits are in flight (the same chat's next message, sent at once), it is
+        // prepared when they are in — unless the run has reached its gate by then or another run changes the folder.
+        if ([...changing].some(live)) return;
+        void deps.store.settled().then(() => {
+          for (const id of changing) if (!mayChange(id)) changing.delete(id);
+          if (live(e.runId) && changing.size === 0 && !taken.has(e.runId) && !prefetch.has(e.runId)) prepare();
+        });
       } else if (d.phase === 'end' || d.phase === 'error') {
-        changing.delete(e.runId);
+        if (!commits.has(e.runId)) changing.delete(e.runId);
         prepared.delete(e.runId);
         prefetch.drop(e.runId);
       }
     });
   }
-  /** Copy-on-write commits in flight, by run: the run's later calls and its end wait for them. */
-  const commits = new Map<string, Promise<void>>();
   const gate: CheckpointGate = (info) => {
     const changesBefore = changes++;
     changing.add(info.runId);
     // Forget runs that have ended (the maps hold only live runs).
     for (const id of taken.keys()) if (!live(id)) taken.delete(id);
-    for (const id of changing) if (id !== info.runId && !live(id)) changing.delete(id);
+    for (const id of changing) if (id !== info.runId && !mayChange(id)) changing.delete(id);
     const existing = taken.get(info.runId);
     if (existing) {
       release(info.runId); // a capture put off for the model's wait is taken now: this call waits for it
@@ -157,7 +174,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     // A failed snapshot is reported once (runCheckpointStep) and not retried for every later call of the turn.
     taken.set(info.runId, p.catch(() => undefined));
     if (!cow) return p;
-    // The tool runs now; the commit is reported when it is done (before the run's end: settle).
+    // The tool runs now; the commit is reported when it is done (the run's later calls wait for it, its end does not).
     const commit = p.catch((err: unknown) => {
       info.emit({ phase: 'failed', error: (err as Error)?.message ?? String(err), toolName: info.toolName });
     });
@@ -165,12 +182,9 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     deps.store.track(commit);
     void commit.then(() => {
       if (commits.get(info.runId) === commit) commits.delete(info.runId);
+      if (!live(info.runId)) changing.delete(info.runId);
     });
     return Promise.resolve();
-  };
-  gate.settle = (runId) => {
-    release(runId);
-    return commits.get(runId) ?? Promise.resolve();
   };
   gate.waiting = (runId) => {
     // After this turn of the event loop: the model call that announced itself has been sent by then.

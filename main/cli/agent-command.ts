@@ -90,6 +90,16 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
   // Events can arrive before `agent` returns the runId: buffer them until it is known.
   let runId: string | undefined;
   const early: AgentEvent[] = [];
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      stopNotices();
+      try {
+        await gateway.close(); // the run's events until then are printed (a checkpoint committed after its end)
+      } finally {
+        unsubscribe();
+      }
+    })());
   const unsubscribe = gateway.onEvent((event) => {
     if (runId === undefined) early.push(event);
     else if (event.runId === runId) printer.event(event);
@@ -122,12 +132,12 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
     await gateway.request('agent.wait', { runId, timeoutMs: Math.min(runTimeoutMs + 30_000, 24 * 3600 * 1000) });
     const result = await gateway.request('agent.result', { runId });
     if (!result) throw new Error('The run did not finish.');
+    // X2: the run's end does not wait for a checkpoint still committing; closing does — its event comes before the result.
+    await close();
     printer.result(result);
     return result.status === 'ok' ? EXIT_OK : EXIT_RUN_FAILED;
   } finally {
-    unsubscribe();
-    stopNotices();
-    await gateway.close();
+    await close();
   }
 }
 

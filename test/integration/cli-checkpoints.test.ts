@@ -165,10 +165,12 @@ describe('copy-on-write: a write that does not wait for the turn capture (the bu
       expect(r.exitCode, r.stderr).toBe(0);
       const cp = r.lines.filter((l) => l.stream === 'checkpoint').map((l) => l.data);
       expect(cp).toEqual([expect.objectContaining({ phase: 'created', savedFirst: [call.arguments.path], takenAt: expect.any(Number) })]);
-      // The tool ran before the commit: its end comes first on the stream, the run's end after the commit.
+      // The tool ran before the commit, and the run ended before it too (the reply does not wait for the capture);
+      // the CLI still prints the checkpoint, before the result line.
       const order = r.lines.map((l) => `${String(l.stream)}:${String((l.data as { phase?: string } | undefined)?.phase)}`);
       expect(order.indexOf('tool:end')).toBeLessThan(order.indexOf('checkpoint:created'));
-      expect(order.indexOf('checkpoint:created')).toBeLessThan(order.indexOf('lifecycle:end'));
+      expect(order.indexOf('lifecycle:end')).toBeLessThan(order.indexOf('checkpoint:created'));
+      expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'result', status: 'ok' }));
     }
     expect(readdirSync(join(home, 'checkpoints', 'pending'))).toEqual([]);
     const items = JSON.parse((await cli(home, ['checkpoints', 'list', '--session', 'cow', '--json'])).stdout) as { id: string }[];

@@ -10,7 +10,7 @@ import type { CheckpointStore } from '../../main/checkpoints/store.js';
 export function gateHarness(store: CheckpointStore, root: string, prefetch: CheckpointPrefetcher, deferMaxMs?: number) {
   const runs: Record<string, RunInfo> = {};
   const listeners = new Set<(e: AgentEvent) => void>();
-  const lifecycle = (runId: string, phase: 'start' | 'end') => {
+  const lifecycle = (runId: string, phase: 'start' | 'end' | 'error') => {
     if (phase === 'start') runs[runId] = { sessionId: `id-${runId}`, message: `turn ${runId}`, startedAt: Date.now() };
     else runs[runId]!.endedAt = Date.now();
     for (const l of listeners) l({ type: 'event', runId, sessionKey: 's', seq: 0, stream: 'lifecycle', data: { phase }, ts: Date.now() } as AgentEvent);

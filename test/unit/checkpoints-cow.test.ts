@@ -182,19 +182,16 @@ describe('copy-on-write with a real checkpoint worker', () => {
       // The tool: content and mode changed. The person creates a folder meanwhile (after the turn started: recorded).
       writeFileSync(path.join(h.root, 'a.txt'), 'written by the agent\n');
       chmodSync(path.join(h.root, 'a.txt'), 0o600);
-      // A second mutating call of the turn waits for the commit, and so do a preview (a restore's first step) and the
-      // run's end (settle).
+      // A second mutating call of the turn waits for the commit, and so does a preview (a restore's first step).
       let second = false;
       const secondCall = h.call('r1', 'exec', { command: 'rm f1.txt' }).then(() => (second = true));
       let previewed = false;
       const preview = h.store.preview('first', h.store.list('first')[0]!.id).then(() => (previewed = true));
-      let settled = false;
-      const settle = h.gate.settle!('r1').then(() => (settled = true));
       await new Promise((r) => setTimeout(r, 50));
-      expect([second, previewed, settled]).toEqual([false, false, false]);
+      expect([second, previewed]).toEqual([false, false]);
       expect(h.store.list('s')).toEqual([]);
       h.release(); // the capture runs now, after the write
-      await Promise.all([secondCall, preview, settle]);
+      await Promise.all([secondCall, preview]);
       h.lifecycle('r1', 'end');
       const [cp] = h.store.list('s');
       expect(h.emitted).toEqual([expect.objectContaining({ phase: 'created', id: cp!.id, files: 21, savedFirst: ['a.txt'] })]);
@@ -212,8 +209,8 @@ describe('copy-on-write with a real checkpoint worker', () => {
       mkdirSync(path.join(h.root, 'n1', 'n2'), { recursive: true });
       writeFileSync(path.join(h.root, 'n1', 'n2', 'new.txt'), 'new\n');
       h.release();
-      await h.gate.settle!('r2');
       h.lifecycle('r2', 'end');
+      await h.store.settled();
       const second2 = h.store.list('s')[1]!;
       const paths = h.store.loadTree(second2.tree).entries.map((e) => e.p);
       expect(paths.filter((p) => p.startsWith('n1'))).toEqual([]);
@@ -224,6 +221,65 @@ describe('copy-on-write with a real checkpoint worker', () => {
       writeFileSync(path.join(h.root, 'a.txt'), 'third\n');
       const third = await h.store.snapshot({ sessionKey: 's', root: h.root, label: 'third' });
       expect(await h.contentOf(third.tree, 'a.txt')).toBe('third\n');
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
+  it("the next run started while the last one's commit is in flight: its capture is prepared once that commit is in", async () => {
+    const h = await setup();
+    try {
+      h.lifecycle('r1', 'start');
+      await h.call('r1', 'write', { path: 'a.txt', content: 'x' });
+      writeFileSync(path.join(h.root, 'a.txt'), 'written by r1\n');
+      h.lifecycle('r1', 'end');
+      h.lifecycle('r2', 'start');
+      expect(h.prefetch.has('r2')).toBe(false);
+      h.release(); // r1's capture
+      await h.store.settled();
+      await new Promise((r) => setImmediate(r));
+      expect(h.prefetch.has('r2')).toBe(true); // prepared now, on the worker
+      let passed = false;
+      await h.call('r2', 'write', { path: 'a.txt', content: 'y' }).then(() => (passed = true));
+      expect(passed).toBe(true); // copy-on-write again: r2's capture is still held by the test
+      writeFileSync(path.join(h.root, 'a.txt'), 'written by r2\n');
+      h.lifecycle('r2', 'end');
+      h.release();
+      await h.store.settled();
+      const [cp1, cp2] = h.store.list('s');
+      expect(await h.contentOf(cp1!.tree, 'a.txt')).toBe('original a\n');
+      expect(await h.contentOf(cp2!.tree, 'a.txt')).toBe('written by r1\n');
+      expect(cp2!.takenAt).toEqual(expect.any(Number)); // the worker's capture
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
+  it("the run's end does not wait for its commit; until it is committed the next run's change waits for it, and no capture is prepared beside it", async () => {
+    const h = await setup();
+    try {
+      h.lifecycle('r1', 'start');
+      await h.call('r1', 'write', { path: 'a.txt', content: 'x' });
+      writeFileSync(path.join(h.root, 'a.txt'), 'written by r1\n');
+      h.lifecycle('r1', 'end'); // the reply is done: the run ends while the worker still holds its capture
+      expect(h.store.busy()).toBe(true);
+      expect(h.store.list('s')).toEqual([]);
+      h.lifecycle('r2', 'start'); // the same chat's next message, at once
+      expect(h.prefetch.has('r2')).toBe(false); // nothing prepared beside r1's commit
+      let passed = false;
+      const r2 = h.call('r2', 'write', { path: 'a.txt', content: 'y' }).then(() => (passed = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(passed).toBe(false); // r1's checkpoint comes first; r2's is then captured at the gate
+      h.release();
+      await r2;
+      writeFileSync(path.join(h.root, 'a.txt'), 'written by r2\n');
+      h.lifecycle('r2', 'end');
+      await h.store.settled();
+      const [cp1, cp2] = h.store.list('s');
+      expect(await h.contentOf(cp1!.tree, 'a.txt')).toBe('original a\n');
+      expect(await h.contentOf(cp2!.tree, 'a.txt')).toBe('written by r1\n');
+      expect(h.emitted.map((e) => e.phase)).toEqual(['created', 'created']);
+      expect(hasPending(h.store.dir)).toBe(false);
     } finally {
       await h.prefetch.close();
     }
@@ -283,7 +339,7 @@ describe('copy-on-write without a prepared capture: the folder is captured while
     await h.tick();
     expect(h.store.list('s')).toEqual([]); // not while the tool runs and the turn goes on
     h.gate.waiting!('r1');
-    await h.gate.settle!('r1');
+    await h.store.settled();
     h.lifecycle('r1', 'end');
     const [cp] = h.store.list('s');
     expect(h.emitted).toEqual([expect.objectContaining({ phase: 'created', id: cp!.id, files: 6, savedFirst: ['a.txt'] })]);
@@ -293,8 +349,8 @@ describe('copy-on-write without a prepared capture: the folder is captured while
   });
 
   it.each([
-    ['the run ends without another model call (settle)', (h: Awaited<ReturnType<typeof setupSmall>>) => h.gate.settle!('r1')],
-    ['the run ends in an error before its settle (the lifecycle event)', (h: Awaited<ReturnType<typeof setupSmall>>) => void h.lifecycle('r1', 'end')],
+    ['the run ends without another model call (its lifecycle end)', (h: Awaited<ReturnType<typeof setupSmall>>) => void h.lifecycle('r1', 'end')],
+    ['the run ends in an error (its lifecycle error)', (h: Awaited<ReturnType<typeof setupSmall>>) => void h.lifecycle('r1', 'error')],
     ['a second mutating call of the same run (it waits for the commit)', (h: Awaited<ReturnType<typeof setupSmall>>) => h.call('r1', 'exec', { command: 'true' })],
   ])('also captured when %s', async (_name, next) => {
     const h = await setupSmall();

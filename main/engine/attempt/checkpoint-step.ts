@@ -3,8 +3,8 @@
  * executes. The gate (main/checkpoints/gate.ts, injected on the hook runner like the approval gate) records the
  * workspace once per turn; the engine only says which call is about to change it and gives the run's event stream.
  * A failing gate never fails the tool: the turn goes on and the `checkpoint` stream says no undo point was made.
- * The gate may let a `write`/`edit` run before its checkpoint is committed (copy-on-write): the run waits for the
- * commit before it ends (`settleCheckpoint`).
+ * The gate may let a `write`/`edit` run before its checkpoint is committed (copy-on-write): the commit may end after
+ * the run does (the run's later mutating calls wait for it, and so do the store's list, preview, restore and close).
  */
 import type { CheckpointData } from '../../../preload/contract.js';
 import { isMutating, type Tool } from '../../tools/types.js';
@@ -20,8 +20,6 @@ export interface CheckpointRequestInfo {
 }
 
 export type CheckpointGate = ((info: CheckpointRequestInfo) => Promise<void>) & {
-  /** Resolves when the run's checkpoint is committed (one saved copy-on-write may still be committing). */
-  settle?: (runId: string) => Promise<void>;
   /** The run starts a model call and will wait for its reply: a capture put off until then may run (gate.ts). */
   waiting?: (runId: string) => void;
 };
@@ -43,9 +41,4 @@ export function modelCallStarts(gate: CheckpointGate | undefined, runId: string)
   } catch {
     /* a checkpoint never fails the run */
   }
-}
-
-/** Waits until the run's checkpoint is committed (never throws: a failed one was reported on the stream). */
-export async function settleCheckpoint(gate: CheckpointGate | undefined, runId: string): Promise<void> {
-  await gate?.settle?.(runId).catch(() => undefined);
 }

@@ -11,7 +11,6 @@ import type { Attachment, Message } from '../messages.js';
 import type { RunEmitter } from '../stream/run-emitter.js';
 import { buildPayloads } from '../stream/payloads.js';
 import { asHookRunner } from '../attempt/hook-runner.js';
-import { settleCheckpoint } from '../attempt/checkpoint-step.js';
 import { deliverPayloads } from './run-hooks.js';
 import { classifyError } from '../classify.js';
 import { contextWarning, runOuterLoop, type LoopDeps, type LoopOutcome } from './outer-loop.js';
@@ -198,8 +197,6 @@ export async function executeRun(
       ...(context ? { context } : {}),
     },
   };
-  // X2: a change saved copy-on-write before its checkpoint was committed: the run ends once the commit is done.
-  await settleCheckpoint(hooks.checkpoint, spec.runId);
   const endedAt = deps.now();
   if (status === 'ok') emitter.emit('lifecycle', { phase: 'end', endedAt, result });
   else emitter.emit('lifecycle', { phase: 'error', endedAt, error: errorText ?? 'unknown error', result });
