@@ -22,7 +22,8 @@
  *
  * 6. X2 checkpoints on 10 000 files / 100 MB: the first snapshot, a later one, and a CLI turn with a `write` with
  *    checkpoints on vs off, against a model that answers at once and one whose first token comes after
- *    BENCH_MODEL_MS (default 100) per reply (test/bench/checkpoints.ts).
+ *    BENCH_MODEL_MS (default 100) per reply (test/bench/checkpoints.ts); the same turn in the app — a gateway that
+ *    stays up, turns a second apart (test/bench/checkpoints-app.ts).
  *
  * The fake servers run in child processes (test/fake/serve.ts), so their CPU is not counted in item 2.
  * BENCH_RUNS (default 9) sets the number of pairs in item 1; BENCH_CPU_RUNS (default 5) those of item 2; BENCH_SOAK_RUNS
@@ -45,6 +46,7 @@ import { createAppGateway } from '../../main/gateway/create.js';
 import type { Message } from '../../main/engine/messages.js';
 import { SessionStore } from '../../main/sessions/store.js';
 import { checkpointRows } from './checkpoints.js';
+import { appCheckpointRows } from './checkpoints-app.js';
 import { mcpRows } from './mcp.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -480,6 +482,10 @@ async function main(): Promise<void> {
     startServer(writeArgs),
     startServer([...writeArgs, '--first-byte', String(MODEL_FIRST_BYTE_MS)]),
   ]);
+  const writeTurnModels = [
+    { baseUrl: writeTurn.baseUrl, firstByteMs: 0 },
+    { baseUrl: writeTurnModel.baseUrl, firstByteMs: MODEL_FIRST_BYTE_MS },
+  ];
   const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
   const loadBefore = load();
   try {
@@ -491,7 +497,8 @@ async function main(): Promise<void> {
       ...(want('sessions') ? await sessionsRows() : []),
       ...(want('lanes') ? [await lanesRow(lanes.baseUrl)] : []),
       ...(want('soak') ? [await soakRow(soak.baseUrl)] : []),
-      ...(want('checkpoints') ? await checkpointRows([{ baseUrl: writeTurn.baseUrl, firstByteMs: 0 }, { baseUrl: writeTurnModel.baseUrl, firstByteMs: MODEL_FIRST_BYTE_MS }], RUNS) : []),
+      ...(want('checkpoints') ? await checkpointRows(writeTurnModels, RUNS) : []),
+      ...(want('checkpoints') ? await appCheckpointRows(writeTurnModels, RUNS) : []),
       ...(want('mcp') ? await mcpRows({ root: ROOT, runs: RUNS, median, startServer, timeV, benchHome, workspace: await benchWorkspace(), turnBaseUrl: turn.baseUrl }) : []),
     ];
     console.log(`\nnpm run bench — ${new Date().toISOString()}, node ${process.version}, load average ${loadBefore} → ${load()}\n`);
