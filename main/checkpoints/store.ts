@@ -367,7 +367,8 @@ export class CheckpointStore {
   }
 
   /** Removes a session's checkpoints (with the session) and collects what nothing references any more. */
-  deleteSession(sessionKey: string): Promise<void> {
+  async deleteSession(sessionKey: string): Promise<void> {
+    await this.settled(); // a turn's checkpoint still committing (the run has ended) would bring its log back
     return this.locked(async () => {
       rmSync(this.logFile(sessionKey), { force: true });
       await this.gcLocked();

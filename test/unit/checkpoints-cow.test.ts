@@ -285,6 +285,25 @@ describe('copy-on-write with a real checkpoint worker', () => {
     }
   });
 
+  it("a chat deleted while its last turn's checkpoint is still committing: the checkpoint goes with it", async () => {
+    const h = await setup();
+    try {
+      h.lifecycle('r1', 'start');
+      await h.call('r1', 'write', { path: 'a.txt', content: 'x' });
+      h.lifecycle('r1', 'end');
+      let deleted = false;
+      const del = h.store.deleteSession('s').then(() => (deleted = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(deleted).toBe(false); // it waits for the commit
+      h.release();
+      await del;
+      expect(h.store.list('s')).toEqual([]);
+      expect(hasPending(h.store.dir)).toBe(false);
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
   it('exec, a symlinked path, a file over 2 MB, or another tool: the call waits for the capture as before', async () => {
     const h = await setup();
     try {
