@@ -79,6 +79,9 @@ export function applyDelta(base: readonly TreeEntry[], set: readonly TreeEntry[]
   return out;
 }
 
+/** A tree as stored (`TreeFiles.stored`): its entries (a whole tree, or a delta held materialised), or a delta's parts. */
+export type StoredTree = { entries: readonly TreeEntry[]; base?: string } | { base: string; set: readonly TreeEntry[]; del: readonly string[] };
+
 /** A tree as read (and cached): `checked` once treeProblem passed on it; `binned` once its binary copy is known to be
  * on disk or was offered for writing (whole trees only). */
 interface Entry {
@@ -200,6 +203,35 @@ export class TreeFiles {
    */
   loadForCache(id: string): Tree {
     return this.loadEntry(id, false, false).tree;
+  }
+
+  /**
+   * A tree as stored, for garbage collection: a whole tree's entries, or a delta's base with its changes — neither
+   * materialised nor checked (collection only reads content hashes and base ids from it, to keep things alive;
+   * nothing is written or restored from it). A tree this process holds in memory comes as it is held (`entries`,
+   * with its base when it is a delta). Throws as `load` does for a missing or unreadable file.
+   */
+  stored(id: string): StoredTree {
+    const hit = this.cache.get(id);
+    if (hit) return { entries: hit.tree.entries, ...(hit.base !== undefined ? { base: hit.base } : {}) };
+    if (!isObjectId(id)) throw new CorruptObjectError(`The checkpoint store names a tree that cannot exist (${JSON.stringify(String(id).slice(0, 80))}).`);
+    const damaged = (why: string) => new CorruptObjectError(`The checkpoint store holds a damaged tree ${id.slice(0, 12)} (${why}).`);
+    const fromBin = this.readBin(id);
+    if (fromBin) return { entries: fromBin.entries };
+    let raw: (Tree | DeltaFile) | null;
+    try {
+      raw = JSON.parse(gunzipSync(readFileSync(this.file(id))).toString('utf8')) as Tree | DeltaFile;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
+      throw damaged((err as Error).message.split('\n')[0]!);
+    }
+    if (!raw || typeof raw !== 'object') throw damaged('not a tree');
+    if ('base' in raw && raw.base !== undefined) {
+      if (!isObjectId(raw.base) || raw.base === id || !Array.isArray(raw.set) || !Array.isArray(raw.del)) throw damaged('a bad delta');
+      return { base: raw.base, set: raw.set, del: raw.del };
+    }
+    if (!Array.isArray((raw as Tree).entries)) throw damaged('bad entries');
+    return { entries: (raw as Tree).entries };
   }
 
   /** The tree a delta is stored against (undefined for a whole tree). */
