@@ -3,6 +3,7 @@
  * service, the engine's gate, and removal with the session. Opening finishes an operation a killed process left
  * half-done (said once on stderr and kept for the UI in `notices`).
  */
+import { escapeForTerminal } from '../../preload/visible-text.js';
 import type { AppConfig } from '../engine/config/schema.js';
 import type { SessionStore } from '../sessions/store.js';
 import { createCheckpointGate, type GateDeps } from './gate.js';
@@ -47,7 +48,8 @@ export async function openCheckpoints(o: {
     switchConversation: conversationSwitcher(o.sessions),
     onNotice: (line) => {
       notices.push(line);
-      (o.onNotice ?? ((l: string) => process.stderr.write(`agentdesk: ${l}\n`)))(line);
+      // A folder and a session key may hold anything: shown with control characters escaped, on one line (X5).
+      (o.onNotice ?? ((l: string) => process.stderr.write(`agentdesk: ${escapeForTerminal(l).replace(/\n/g, '\\n')}\n`)))(line);
     },
   });
   await store.recoverNow();
