@@ -6,7 +6,7 @@
  * folders are writable — puts the folder back exactly as it was before that restore.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckpointStore } from '../../main/checkpoints/store.js';
@@ -33,8 +33,9 @@ async function killedRestore(parent: string) {
 }
 
 /** The steps and what each prints, as the person sees them; `unblock` makes the folders writable again. */
-async function stuckThenUndo(o: { home: string; ws: string; store: CheckpointStore; wrap?: string[]; unblock(): void }) {
-  const cli = (args: string[]) => runCli([...args, '--home', o.home], { env: cleanEnv(), timeoutMs: 60_000, ...(o.wrap ? { wrap: o.wrap } : {}) });
+async function stuckThenUndo(o: { home: string; ws: string; store: CheckpointStore; wrap?: string[]; bin?: string; unblock(): void }) {
+  const cli = (args: string[]) =>
+    runCli([...args, '--home', o.home], { env: cleanEnv(), timeoutMs: 60_000, ...(o.wrap ? { wrap: o.wrap, cwd: '/' } : {}), ...(o.bin ? { bin: o.bin } : {}) });
   // The next command: one line on what state the folder is in and what to do; the command itself works.
   const list = await cli(['checkpoints', 'list', '--session', 's']);
   expect(list.exitCode, list.stderr).toBe(0);
@@ -84,9 +85,19 @@ describe('a killed restore that can neither be finished nor put back at the next
     const k = await killedRestore(parent);
     execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, k.home, k.ws, path.join(parent, 'other')]);
     for (const d of ['a', 'b']) chmodSync(path.join(k.ws, d), 0o555);
-    // The built CLI must be readable by that user (a clone in a 0700 home is not): checked, not assumed.
-    const probe = await runCli(['--version'], { wrap: AS_NOBODY, env: cleanEnv() });
-    expect(probe.exitCode, `${ROOT} must be readable by uid ${NOBODY}: ${probe.stderr}`).toBe(0);
-    await stuckThenUndo({ ...k, wrap: AS_NOBODY, unblock: () => ['a', 'b'].forEach((d) => chmodSync(path.join(k.ws, d), 0o755)) });
+    // The built CLI must be readable by that user. A clone in a 0700 folder (a home, a fresh temp folder) is not:
+    // the CLI's own files are then copied to a folder it can read (bin/, out/ and package.json — the bundle carries
+    // what these commands need).
+    let bin: string | undefined;
+    let probe = await runCli(['--version'], { wrap: AS_NOBODY, env: cleanEnv(), cwd: '/' });
+    if (probe.exitCode !== 0) {
+      const copy = tmp('cli-copy');
+      for (const p of ['bin', 'out', 'package.json']) cpSync(path.join(ROOT, p), path.join(copy, p), { recursive: true });
+      execFileSync('chmod', ['-R', 'a+rX', copy]);
+      bin = path.join(copy, 'bin', 'agentdesk.mjs');
+      probe = await runCli(['--version'], { wrap: AS_NOBODY, env: cleanEnv(), cwd: '/', bin });
+    }
+    expect(probe.exitCode, `the CLI must be runnable by uid ${NOBODY}: ${probe.stderr}`).toBe(0);
+    await stuckThenUndo({ ...k, wrap: AS_NOBODY, ...(bin ? { bin } : {}), unblock: () => ['a', 'b'].forEach((d) => chmodSync(path.join(k.ws, d), 0o755)) });
   }, 120_000);
 });

@@ -37,10 +37,10 @@ export interface CliResult {
 
 export async function runCli(
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number; wrap?: string[]; nodeArgs?: string[] } = {},
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number; wrap?: string[]; nodeArgs?: string[]; bin?: string } = {},
 ): Promise<CliResult> {
   const [cmd, ...pre] = [...(opts.wrap ?? []), process.execPath, ...(opts.nodeArgs ?? [])];
-  const r = await execa(cmd!, [...pre, BIN, ...args], {
+  const r = await execa(cmd!, [...pre, opts.bin ?? BIN, ...args], {
     env: opts.env ?? cleanEnv(),
     extendEnv: false,
     cwd: opts.cwd ?? ROOT,
