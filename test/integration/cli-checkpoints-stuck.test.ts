@@ -86,13 +86,17 @@ describe('a killed restore that can neither be finished nor put back at the next
     execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, k.home, k.ws, path.join(parent, 'other')]);
     for (const d of ['a', 'b']) chmodSync(path.join(k.ws, d), 0o555);
     // The built CLI must be readable by that user. A clone in a 0700 folder (a home, a fresh temp folder) is not:
-    // the CLI's own files are then copied to a folder it can read (bin/, out/ and package.json — the bundle carries
-    // what these commands need).
+    // the CLI is then copied to a folder it can read — bin/, out/, package.json and the packages the bundle leaves
+    // external (the production dependencies, as npm lists them).
     let bin: string | undefined;
     let probe = await runCli(['--version'], { wrap: AS_NOBODY, env: cleanEnv(), cwd: '/' });
     if (probe.exitCode !== 0) {
       const copy = tmp('cli-copy');
-      for (const p of ['bin', 'out', 'package.json']) cpSync(path.join(ROOT, p), path.join(copy, p), { recursive: true });
+      const deps = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' })
+        .split('\n')
+        .map((p) => path.relative(ROOT, p))
+        .filter((p) => p.startsWith('node_modules') && p.split('node_modules').length === 2); // top-level packages
+      for (const p of ['bin', 'out', 'package.json', ...deps]) cpSync(path.join(ROOT, p), path.join(copy, p), { recursive: true });
       execFileSync('chmod', ['-R', 'a+rX', copy]);
       bin = path.join(copy, 'bin', 'agentdesk.mjs');
       probe = await runCli(['--version'], { wrap: AS_NOBODY, env: cleanEnv(), cwd: '/', bin });
