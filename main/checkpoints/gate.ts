@@ -69,6 +69,10 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
    */
   const commits = new Map<string, Promise<void>>();
   const mayChange = (id: string) => live(id) || commits.has(id);
+  /** Drops the runs that can no longer change the folder (ended, commit in), but `keep` (the run at the gate). */
+  const forgetEnded = (keep?: string) => {
+    for (const id of changing) if (id !== keep && !mayChange(id)) changing.delete(id);
+  };
   /**
    * Copy-on-write captures put off until their run waits for its model (`waiting`), by run: the release. Also
    * released by the run's next gate call (that tool waits for the commit), by its end, and after DEFER_MAX_MS.
@@ -90,7 +94,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
       if (d.phase === 'start' && d.command === undefined) {
         const run = deps.run(e.runId);
         if (!run || run.parent !== undefined || !deps.enabled()) return;
-        for (const id of changing) if (!mayChange(id)) changing.delete(id);
+        forgetEnded();
         const prepare = () => {
           if (prefetch.start(e.runId, deps.root())) prepared.set(e.runId, changes);
         };
@@ -100,7 +104,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
         // prepared when they are in — unless the run has reached its gate by then or another run changes the folder.
         if ([...changing].some(live)) return;
         void deps.store.settled().then(() => {
-          for (const id of changing) if (!mayChange(id)) changing.delete(id);
+          forgetEnded();
           if (live(e.runId) && changing.size === 0 && !taken.has(e.runId) && !prefetch.has(e.runId)) prepare();
         });
       } else if (d.phase === 'end' || d.phase === 'error') {
@@ -115,7 +119,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     changing.add(info.runId);
     // Forget runs that have ended (the maps hold only live runs).
     for (const id of taken.keys()) if (!live(id)) taken.delete(id);
-    for (const id of changing) if (id !== info.runId && !mayChange(id)) changing.delete(id);
+    forgetEnded(info.runId);
     const existing = taken.get(info.runId);
     if (existing) {
       release(info.runId); // a capture put off for the model's wait is taken now: this call waits for it
