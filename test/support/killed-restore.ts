@@ -51,26 +51,26 @@ export const NOW = { 'a/f.txt': 'a now\n', 'b/f.txt': 'b now\n', 'c/f.txt': 'c n
 export const HALF = { 'a/f.txt': 'a then\n', 'b/f.txt': 'b now\n', 'c/f.txt': 'c now\n' };
 
 /**
- * Session `s` of the store in `home` (`<home>/checkpoints`): a checkpoint of `ws` ("then"), changed since (NOW), and
- * a restore to it killed after its journal, its removal of new.txt and its write of a/f.txt (HALF). With `other`:
- * session "other" has a checkpoint of that folder.
+ * Session `session` (`s`) of the store in `home` (`<home>/checkpoints`): a checkpoint of `ws` ("then"), changed since
+ * (NOW), and a restore to it killed after its journal, its removal of new.txt and its write of a/f.txt (HALF). With
+ * `other`: session "other" has a checkpoint of that folder.
  */
-export async function killedRestore(home: string, ws: string, other?: string): Promise<{ store: CheckpointStore; record: RestoreRecord; cpId: string }> {
+export async function killedRestore(home: string, ws: string, other?: string, session = 's'): Promise<{ store: CheckpointStore; record: RestoreRecord; cpId: string }> {
   const store = new CheckpointStore(CheckpointStore.dirIn(home), { racyMs: 0, onNotice: () => {} });
   if (other) {
     write(other, 'x.txt', 'x\n');
     await store.snapshot({ sessionKey: 'other', root: other, label: 'other' });
   }
   for (const n of ['a', 'b', 'c']) write(ws, `${n}/f.txt`, `${n} then\n`);
-  const cp = await store.snapshot({ sessionKey: 's', root: ws, label: 'before' });
+  const cp = await store.snapshot({ sessionKey: session, root: ws, label: 'before' });
   for (const [rel, text] of Object.entries(NOW)) write(ws, rel, text);
-  await store.restore({ sessionKey: 's', id: cp.id, files: true });
+  await store.restore({ sessionKey: session, id: cp.id, files: true });
   const logs = readdirSync(store.sessionsDir).map((n) => path.join(store.sessionsDir, n));
   const logFile = logs.find((f) => readLog(f).some((r) => r.type === 'restore'))!;
   const log = readLog(logFile);
   const record = log.at(-1) as RestoreRecord;
   rewriteLog(logFile, log.slice(0, -1));
-  writeFileSync(path.join(store.dir, 'journal.json'), JSON.stringify({ op: 'restore', sessionKey: 's', root: ws, startedAt: record.at, tree: cp.tree, record }));
+  writeFileSync(path.join(store.dir, 'journal.json'), JSON.stringify({ op: 'restore', sessionKey: session, root: ws, startedAt: record.at, tree: cp.tree, record }));
   write(ws, 'b/f.txt', 'b now\n');
   write(ws, 'c/f.txt', 'c now\n');
   return { store, record, cpId: cp.id };

@@ -1,7 +1,10 @@
 import { dismissRestoreNotice, undoRestore, useCheckpoints } from './checkpoint-store.js';
 import './checkpoints.css';
 
-/** After a restore: what it did, and "Undo restore" (which can itself be undone: it is a restore too). */
+/**
+ * After a restore: what it did, and "Undo restore" (which can itself be undone: it is a restore too). An undo that
+ * failed changed nothing: its notice offers "Try again" (the cause — a read-only folder, say — may be fixed by then).
+ */
 export function RestoreNotice() {
   const notice = useCheckpoints((s) => s.notice);
   const canUndo = useCheckpoints((s) => s.lastRestore !== null);
@@ -9,9 +12,14 @@ export function RestoreNotice() {
   return (
     <div className={`restore-notice${notice.error ? ' restore-notice-error' : ''}`} role={notice.error ? 'alert' : 'status'} data-testid="restore-notice">
       <span>{notice.message}</span>
-      {!notice.error && canUndo && (
+      {!notice.error && !notice.startup && canUndo && (
         <button type="button" className="btn btn-small" onClick={() => void undoRestore()} data-testid="restore-undo">
           Undo restore
+        </button>
+      )}
+      {notice.error && notice.undo === 'failed' && canUndo && (
+        <button type="button" className="btn btn-small" onClick={() => void undoRestore()} data-testid="restore-undo-retry">
+          Try again
         </button>
       )}
       <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismissRestoreNotice}>

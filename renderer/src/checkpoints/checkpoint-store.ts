@@ -22,8 +22,12 @@ interface CheckpointsState {
   list: CheckpointDto[];
   lastRestore: RestoreDto | null;
   dialog?: RestoreDialog;
-  /** After a restore: what happened, with "Undo restore". */
-  notice?: { message: string; error?: boolean };
+  /**
+   * After a restore: what happened, with "Undo restore"; a failed undo (`undo`) offers to try again. `startup`: what
+   * the app's start found (a crash's restore finished or left partly done, in any chat) — kept when the window opens
+   * another chat, with no Undo of its own (it may be about another chat than the one on screen).
+   */
+  notice?: { message: string; error?: boolean; undo?: 'failed'; startup?: true };
   usage?: { bytes: number; sessions: number };
 }
 
@@ -32,6 +36,27 @@ export const useCheckpoints = create<CheckpointsState>(() => ({ list: [], lastRe
 let api: AgentDeskApi | undefined;
 /** Recovery notices already shown in this window. */
 const shownNotices = new Set<string>();
+/**
+ * What the app's start found, already shown in this tab: the gateway keeps those lines for its whole life, and a
+ * reload must not say again what was dealt with (a restore undone since). Kept for the tab, not for good: another
+ * window is told once too.
+ */
+const STARTUP_SHOWN = 'agentdesk.startupNoticesShown';
+function startupShown(): Set<string> {
+  try {
+    const saved: unknown = JSON.parse(sessionStorage.getItem(STARTUP_SHOWN) ?? '[]');
+    return new Set(Array.isArray(saved) ? saved.filter((x): x is string => typeof x === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+function rememberStartupShown(lines: readonly string[]): void {
+  try {
+    sessionStorage.setItem(STARTUP_SHOWN, JSON.stringify([...startupShown(), ...lines].slice(-50)));
+  } catch {
+    // storage unavailable: said again after a reload
+  }
+}
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export async function refreshCheckpoints(sessionKey = useChat.getState().sessionKey): Promise<void> {
@@ -40,11 +65,15 @@ export async function refreshCheckpoints(sessionKey = useChat.getState().session
     const { checkpoints, lastRestore, notices = [] } = await api.request('checkpoints.list', { sessionKey });
     if (useChat.getState().sessionKey === sessionKey) useCheckpoints.setState({ sessionKey, list: checkpoints, lastRestore });
     // After a crash: what the start-up finished (a restore completed, a checkpoint discarded), said once.
-    const fresh = notices.filter((n) => !shownNotices.has(n));
+    const before = startupShown();
+    const fresh = notices.filter((n) => !shownNotices.has(n) && !before.has(n));
     for (const n of fresh) shownNotices.add(n);
-    if (fresh.length > 0 && !useCheckpoints.getState().notice) useCheckpoints.setState({ notice: { message: fresh.join(' ') } });
-    // A restore left partly done (neither finished nor put back): said with its Undo until it is undone.
-    else if (lastRestore?.incomplete && useChat.getState().sessionKey === sessionKey && !useCheckpoints.getState().notice && !shownNotices.has(lastRestore.incomplete)) {
+    if (fresh.length > 0) rememberStartupShown(fresh);
+    const shown = useCheckpoints.getState().notice;
+    if (fresh.length > 0 && !shown) useCheckpoints.setState({ notice: { message: fresh.join(' '), startup: true } });
+    // A restore of this chat left partly done (neither finished nor put back): said with its Undo until it is undone
+    // (in place of what the start said about it).
+    else if (lastRestore?.incomplete && useChat.getState().sessionKey === sessionKey && (!shown || shown.startup) && !shownNotices.has(lastRestore.incomplete)) {
       shownNotices.add(lastRestore.incomplete);
       useCheckpoints.setState({ notice: { message: lastRestore.incomplete } });
     }
@@ -66,7 +95,8 @@ export function startCheckpoints(a: AgentDeskApi): void {
   useChat.subscribe((s) => {
     if (s.sessionKey === seen) return;
     seen = s.sessionKey;
-    useCheckpoints.setState({ list: [], lastRestore: null, dialog: undefined, notice: undefined });
+    const { notice } = useCheckpoints.getState();
+    useCheckpoints.setState({ list: [], lastRestore: null, dialog: undefined, notice: notice?.startup ? notice : undefined });
     void refreshCheckpoints(s.sessionKey);
   });
   void refreshCheckpoints(seen);
@@ -169,7 +199,9 @@ export async function undoRestore(): Promise<void> {
     useCheckpoints.setState({ notice: { message: result.message.replace(/ `checkpoints undo` takes it back\.$/, '') } });
     await afterRestore(sessionKey, result.restore.conversation);
   } catch (err) {
-    useCheckpoints.setState({ notice: { message: message(err), error: true } });
+    // nothing was changed: once the cause is fixed (a folder made writable again) the person tries again from here
+    useCheckpoints.setState({ notice: { message: message(err), error: true, undo: 'failed' } });
+    await refreshCheckpoints(sessionKey);
   }
 }
 

@@ -6,6 +6,7 @@ import { exportSession, showView, toggleSidebar } from '../store/sessions-store.
 import { effectiveTheme, toggleTheme } from '../lib/theme.js';
 import { NARROW_QUERY } from '../lib/media.js';
 import { openHelp } from './HelpSheet.js';
+import { undoRestore, useCheckpoints } from '../checkpoints/checkpoint-store.js';
 
 interface Item {
   id: string;
@@ -23,6 +24,8 @@ export function CommandPalette() {
   const sessions = useChat((s) => s.sessions);
   const current = useChat((s) => s.sessionKey);
   const running = useChat((s) => activeRun(s.turns) !== undefined);
+  // the last restore of this chat can be undone from here too (its notice may have been dismissed)
+  const canUndo = useCheckpoints((s) => s.lastRestore !== null && s.sessionKey === current);
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -52,6 +55,7 @@ export function CommandPalette() {
         { id: 'a:export-json', group: 'Actions', label: 'Export this chat as JSON', run: () => void exportSession(current, 'json') },
         { id: 'a:compact', group: 'Actions', label: 'Compact this conversation', hint: '/compact', run: () => void sendMessage('/compact') },
         ...(running ? [{ id: 'a:stop', group: 'Actions' as const, label: 'Stop the reply', hint: 'Esc', run: () => void stopRun() }] : []),
+        ...(canUndo && !running ? [{ id: 'a:undo-restore', group: 'Actions' as const, label: 'Undo the last restore', run: () => void undoRestore() }] : []),
         { id: 'a:help', group: 'Actions', label: 'Keyboard shortcuts and commands', hint: '?', run: openHelp },
       );
       for (const s of sessions) {
@@ -69,7 +73,7 @@ export function CommandPalette() {
     }
     const q = query.trim().toLowerCase();
     return q === '' ? out : out.filter((i) => i.label.toLowerCase().includes(q) || i.id.toLowerCase().includes(q));
-  }, [mode, sessions, models, current, query, running]);
+  }, [mode, sessions, models, current, query, running, canUndo]);
 
   if (!mode) return null;
   const pick = (item: Item | undefined): void => {
