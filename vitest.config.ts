@@ -10,10 +10,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default', './test/support/summary-reporter.ts'],
-    // Two groups, one after the other (sequence.groupOrder). Most of the suite waits on child processes (CLI,
-    // gateway, fake servers), so it runs two files at a time even on 2 cores (vitest's default there is one).
-    // The Chromium end-to-end files then run one at a time, alone on the machine: at two at a time a clean-clone
-    // CI run timed out two of them (a 20 000-message chat, a 90 s session walk) that pass alone.
+    // Two projects. Most of the Node files wait on child processes (CLI, gateway, fake servers), so they run two
+    // at a time even on 2 cores (vitest's default there is one). The Chromium end-to-end files run one at a time:
+    // at two at a time a clean-clone CI run timed out two of them (a 20 000-message chat, a 90 s session walk) that
+    // pass alone. The whole suite (`npm test`, test/run.sh) runs the two projects side by side, as two vitest
+    // processes; a run of chosen files is one vitest, the Node group first, then the Chromium one (groupOrder).
     projects: [
       {
         extends: true,
