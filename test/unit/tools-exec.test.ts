@@ -88,11 +88,18 @@ describe('exec: results', () => {
   });
 
   it('streams partial output to onUpdate as it arrives', async () => {
+    // The first update is 'one' alone, and it comes while the command still sleeps its 0.3 s — well before the run
+    // ends, not held back until the exit. Timed from that update, not from the start: a fixed 200 ms after the
+    // start was sometimes over before a busy machine had even started the shell.
     const updates: string[] = [];
-    const run = exec.execute({ command: 'echo one; sleep 0.3; echo two' }, ctx({ onUpdate: (p) => updates.push(p) }));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(updates).toEqual(['one\n']);
-    await run;
+    let firstAt = 0;
+    const onUpdate = (p: string): void => {
+      if (updates.length === 0) firstAt = Date.now();
+      updates.push(p);
+    };
+    await exec.execute({ command: 'echo one; sleep 0.3; echo two' }, ctx({ onUpdate }));
+    expect(updates[0]).toBe('one\n');
+    expect(Date.now() - firstAt).toBeGreaterThanOrEqual(150);
     expect(updates.join('')).toBe('one\ntwo\n');
   });
 
