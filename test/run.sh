@@ -48,7 +48,7 @@ if [ $# -gt 0 ]; then
   exec npx vitest run "$@"
 fi
 # The whole suite: the two projects side by side, as two vitest processes — the Node files two at a time, the
-# Chromium files one at a time (never two browsers at once). Measured on 2 cores, a Node file keeps ~0.7 of a core
+# Chromium files one at a time (never two Chromium files at once). Measured on 2 cores, a Node file keeps ~0.7 of a core
 # busy (it mostly waits on the CLI processes it starts) and a Chromium file ~0.8 (it mostly waits on the page), so
 # one after the other left the machine half idle; side by side the suite takes about the longer of the two.
 # The Chromium output is kept apart and printed after the Node output; the run fails if either fails.
