@@ -75,6 +75,10 @@ async function failedTurn(model: string, text: string): Promise<{ page: Page; li
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(web.url);
   await page.locator(`select[aria-label="Model"] option[value="${model}"]`).waitFor({ state: 'attached' });
+  await page.locator('main.chat[data-ready="true"]').waitFor();
+  // A chat of its own: the reopened one ends with the previous test's failed reply, which `last()` would find first.
+  await page.getByRole('button', { name: 'New chat', exact: true }).click();
+  await expect.poll(() => page.locator('[data-testid="user-message"], [data-testid="assistant-message"]').count()).toBe(0);
   await page.getByLabel('Model').selectOption(model);
   await page.getByLabel('Message').fill(text);
   await page.getByRole('button', { name: 'Send' }).click();

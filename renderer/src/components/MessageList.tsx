@@ -27,6 +27,11 @@ function Item({ turn }: { turn: Turn }) {
 const itemContent = (_: number, turn: Turn) => <Item turn={turn} />;
 const itemKey = (_: number, turn: Turn) => turn.id;
 
+/** How long after the reader's wheel, touch or key a move off the end counts as theirs. */
+const READER_SCROLL_MS = 800;
+/** Within this of its end, the list is at its end. */
+const AT_END_PX = 48;
+
 /** The streaming run, if the conversation ends with one: it is drawn below the list, not as a list item. */
 function liveTurn(turns: Turn[]): AssistantTurn | undefined {
   const last = turns[turns.length - 1];
@@ -72,7 +77,15 @@ export function MessageList() {
   const sessionKey = useChat((s) => s.sessionKey);
   const settled = useStableSettled(turns);
   const scroller = useRef<HTMLElement | null>(null);
+  /**
+   * Whether the list follows the conversation's end. Left only by the reader (a scroll of theirs that leaves the end,
+   * find, Ctrl+Home): a reply that grows, or ends and moves from the live footer into the list (its height known only
+   * once drawn), also takes the list off its end for a moment — that must not stop the following.
+   */
   const atBottom = useRef(true);
+  /** When the reader last scrolled or pressed a key in the list, and whether a pointer is down on it (scrollbar). */
+  const readerInput = useRef(-Infinity);
+  const pointerDown = useRef(false);
   // The list was taken to a turn (find, Ctrl+Home): it stays there — react-virtuoso can still report "at bottom"
   // from before the jump, and a piece of the earlier part put above would then follow it back to the end — until
   // the reader moves the list, goes to the end or sends a message.
@@ -174,6 +187,25 @@ export function MessageList() {
       setGeneration((g) => g + 1);
     }
   }, [firstItemIndex]);
+  const onReader = () => {
+    readerInput.current = performance.now();
+    onMove();
+  };
+  const onPointerDown = () => {
+    pointerDown.current = true;
+    const up = () => {
+      pointerDown.current = false;
+      for (const type of ['pointerup', 'pointercancel', 'blur']) window.removeEventListener(type, up);
+    };
+    for (const type of ['pointerup', 'pointercancel', 'blur']) window.addEventListener(type, up);
+    onReader();
+  };
+  /** A scroll the reader just made (wheel, touch, key, scrollbar): the list follows again only from its end. */
+  const onScroll = useRef(() => {
+    const el = scroller.current;
+    if (!el || !(pointerDown.current || performance.now() - readerInput.current < READER_SCROLL_MS)) return;
+    atBottom.current = !held.current && el.scrollHeight - el.scrollTop - el.clientHeight <= AT_END_PX;
+  }).current;
   const onMove = () => {
     moved.current = true;
     held.current = false;
@@ -200,10 +232,10 @@ export function MessageList() {
     <Virtuoso
       ref={list}
       key={`${sessionKey}:${generation}`}
-      onWheel={onMove}
-      onTouchStart={onMove}
-      onMouseDown={onMove}
-      onKeyDown={onMove}
+      onWheel={onReader}
+      onTouchStart={onReader}
+      onPointerDown={onPointerDown}
+      onKeyDown={onReader}
       className="messages"
       role="log"
       aria-label="Conversation"
@@ -214,17 +246,24 @@ export function MessageList() {
       computeItemKey={itemKey}
       itemContent={itemContent}
       initialTopMostItemIndex={settled.length > 0 ? { index: settled.length - 1, align: 'end' } : 0}
-      followOutput={(bottom) => (bottom && !held.current ? 'auto' : false)}
-      atBottomThreshold={48}
+      followOutput={() => (atBottom.current && !held.current ? 'auto' : false)}
+      atBottomThreshold={AT_END_PX}
       atBottomStateChange={(bottom) => {
-        atBottom.current = bottom && !held.current;
+        // Off the end is the reader's doing only (onScroll): a reply that grows or ends moves the list as well.
+        if (bottom) atBottom.current = !held.current;
         if (bottom && !placed.current) {
           placed.current = true;
           listAtEnd();
         }
       }}
       totalListHeightChanged={context.follow}
-      scrollerRef={(el) => (scroller.current = el instanceof HTMLElement ? el : null)}
+      scrollerRef={(el) => {
+        const next = el instanceof HTMLElement ? el : null;
+        if (next === scroller.current) return;
+        scroller.current?.removeEventListener('scroll', onScroll);
+        next?.addEventListener('scroll', onScroll, { passive: true });
+        scroller.current = next;
+      }}
       increaseViewportBy={{ top: 400, bottom: 400 }}
       defaultItemHeight={96}
     />
