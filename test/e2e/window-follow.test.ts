@@ -5,41 +5,16 @@
  * list. After every turn the end of the conversation is in view: the last reply's last line is on screen. A reader
  * who scrolls up while a reply streams is left where they are until they go back to the end.
  */
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
 import { describeLayout, layoutProblems } from './layout-check.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureBuilt, makeFolders, offlineEnv, RESULTS, startWebServer, type WebServer } from './helpers.js';
+import { shot, startRig, type WindowRig } from './window-helpers.js';
 
-let fake: FakeProvider;
-let web: WebServer;
-let browser: Browser;
-
+let rig: WindowRig;
 beforeAll(async () => {
-  ensureBuilt(['out/main/web.js', 'out/renderer/index.html']);
-  fake = await startFakeAnthropic();
-  const folders = makeFolders('window-follow');
-  writeFileSync(
-    join(folders.home, 'config.json'),
-    JSON.stringify({
-      providers: { fake: { api: 'anthropic', baseUrl: fake.baseUrl, models: [{ id: 'claude-fake' }] } },
-      authProfiles: [{ id: 'fake:e2e', provider: 'fake', apiKeyEnv: 'FAKE_KEY' }],
-      agent: { model: { primary: 'fake/claude-fake' } },
-    }),
-  );
-  [browser, web] = await Promise.all([
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
-    startWebServer(folders.home, folders.workspace, offlineEnv({ FAKE_KEY: 'sk-ant-e2e-key-4242' })),
-  ]);
+  rig = await startRig('window-follow');
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-  await fake?.close();
-});
+afterAll(async () => rig?.close());
 
 /** Where the end of the conversation is: the list's scroll, and whether the last reply's last line is on screen. */
 const endState = (page: Page) =>
@@ -59,28 +34,28 @@ const endState = (page: Page) =>
 
 describe('the conversation follows the reply', () => {
   it('after each tall reply on a 6× slower CPU, its last line is on screen', async () => {
-    const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+    const page = await rig.browser.newPage({ viewport: { width: 900, height: 600 } });
     const cdp = await page.context().newCDPSession(page);
-    await page.goto(web.url);
+    await page.goto(rig.web.url);
     await page.locator('select[aria-label="Model"] option[value="fake/claude-fake"]').waitFor({ state: 'attached' });
     await page.locator('main.chat[data-ready="true"]').waitFor();
     if ((await page.getByLabel('Model').inputValue()) !== 'fake/claude-fake') await page.getByLabel('Model').selectOption('fake/claude-fake');
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
     for (let turn = 1; turn <= 5; turn++) {
       const tail = `End of reply ${turn}.`;
-      fake.enqueue({ text: `${'A line of the reply that wraps across the width of the list. '.repeat(30 + turn * 7)}\n\n${tail}`, chunkSize: 40, delayMs: 2 });
+      rig.fake.enqueue({ text: `${'A line of the reply that wraps across the width of the list. '.repeat(30 + turn * 7)}\n\n${tail}`, chunkSize: 40, delayMs: 2 });
       await page.getByLabel('Message').fill(`Question ${turn}`);
       await page.getByLabel('Message').press('Enter');
       const reply = page.locator('[data-testid="assistant-message"][data-status="done"]').filter({ hasText: tail });
       await reply.waitFor({ timeout: 30_000 });
       await expect.poll(async () => JSON.stringify(await endState(page)), { timeout: 5_000, message: `turn ${turn}: the end is not in view` }).toMatch(/"lastLineInView":true/);
     }
-    await page.screenshot({ path: join(RESULTS, 'follow-slow-cpu.png') });
+    await shot(page, 'follow-slow-cpu');
     // 900 px wide with the context meter and the cost on: the top bar still fits (the settings button was cut off)
     expect(describeLayout(await layoutProblems(page))).toEqual([]);
 
     // The reader scrolls up while a reply streams: the list stays where they left it, through the reply's end.
-    fake.enqueue({ text: `${'A slower reply, read from its start. '.repeat(120)}\n\nEnd of the slow reply.`, chunkSize: 20, delayMs: 25 });
+    rig.fake.enqueue({ text: `${'A slower reply, read from its start. '.repeat(120)}\n\nEnd of the slow reply.`, chunkSize: 20, delayMs: 25 });
     await page.getByLabel('Message').fill('One more');
     await page.getByLabel('Message').press('Enter');
     await page.getByText('A slower reply, read from its start.').first().waitFor();
