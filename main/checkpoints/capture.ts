@@ -16,6 +16,9 @@ import { WorkspaceFs } from './workspace-fs.js';
 /** Timestamps within this window of a tree's scan start are not trusted as a cache key (coarse clocks: 2 s on FAT). */
 export const DEFAULT_RACY_MS = 2000;
 
+/** The read buffer of a capture: files below this size (nearly all) are read into it. */
+const SCRATCH_BYTES = 256 * 1024;
+
 export interface CaptureOptions {
   limits: ScanLimits;
   /** Absolute paths never entered (the app's data folder inside the workspace). */
@@ -70,6 +73,8 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
   const skipped: SkippedEntry[] = [...scan.skipped];
   const pause = yielder();
   const fs = new WorkspaceFs(root);
+  // Each file is read into this one buffer, hashed and copied into the pack at once (no buffer per file).
+  let scratch: Buffer | undefined;
   try {
     for (const e of scan.entries) {
       // A folder, a link, or a file the scan answered from the stat cache (the previous tree's own entry, hash included).
@@ -89,7 +94,7 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
       if (wait) await wait;
       let data: ReturnType<WorkspaceFs['readFile']>;
       try {
-        data = fs.readFile(e.p, opts.limits.maxFileBytes);
+        data = fs.readFile(e.p, opts.limits.maxFileBytes, (scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES)));
       } catch {
         skipped.push({ p: e.p, reason: 'unreadable', size: e.s });
         continue;

@@ -9,6 +9,7 @@
  * may not): every object is checked against its hash when it is read, and a restore reads and checks all of
  * them before it changes a single file.
  */
+import * as crypto from 'node:crypto';
 import { randomBytes, createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +20,12 @@ export interface ObjectLocation {
   length: number;
 }
 
-export const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+type OneShotHash = (algorithm: string, data: Uint8Array, encoding: 'hex') => string;
+/** `crypto.hash` (Node ≥ 20.12, Electron's Node): one call, no Hash object — a third of createHash's CPU for 10 KB files. */
+const oneShot = (crypto as unknown as { hash?: OneShotHash }).hash;
+
+export const sha256: (data: Uint8Array) => string =
+  typeof oneShot === 'function' ? (data) => oneShot('sha256', data, 'hex') : (data) => createHash('sha256').update(data).digest('hex');
 
 export class CorruptObjectError extends Error {
   override name = 'CorruptObjectError';
@@ -27,11 +33,20 @@ export class CorruptObjectError extends Error {
 
 const newId = () => `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
 
-/** Appends new contents to one temporary pack; `commit` makes it visible, `abort` throws it away. */
+/** Bytes a PackWriter gathers before one write (a first snapshot: ≈ 100 writes for 100 MB instead of 10 000). */
+const PACK_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * Appends new contents to one temporary pack; `commit` makes it visible, `abort` throws it away. Contents are copied
+ * into a buffer and written a megabyte at a time (`add` may be given a buffer its caller reuses); `close` writes the rest.
+ */
 export class PackWriter {
   private readonly tmp: string;
   private fd: number | undefined;
   private offset = 0;
+  private buf: Buffer | undefined;
+  /** Bytes of `buf` not written yet. */
+  private buffered = 0;
   readonly written = new Map<string, ObjectLocation>();
 
   constructor(
@@ -45,10 +60,23 @@ export class PackWriter {
   add(hash: string, data: Uint8Array): void {
     if (this.written.has(hash)) return;
     this.fd ??= openSync(this.tmp, 'w', 0o600);
-    let done = 0;
-    while (done < data.length) done += writeSync(this.fd, data, done, data.length - done);
+    if (this.buffered + data.length > PACK_BUFFER_BYTES) this.flush();
+    if (data.length >= PACK_BUFFER_BYTES) {
+      writeAll(this.fd, data);
+    } else {
+      this.buf ??= Buffer.allocUnsafeSlow(PACK_BUFFER_BYTES);
+      this.buf.set(data, this.buffered);
+      this.buffered += data.length;
+    }
     this.written.set(hash, { pack: this.id, offset: this.offset, length: data.length });
     this.offset += data.length;
+  }
+
+  /** Writes what is buffered. */
+  private flush(): void {
+    if (this.buffered === 0 || this.fd === undefined) return;
+    writeAll(this.fd, this.buf!.subarray(0, this.buffered));
+    this.buffered = 0;
   }
 
   get size(): number {
@@ -57,8 +85,15 @@ export class PackWriter {
 
   /** Closes the temporary pack without making it visible (another thread commits it: commitPack). */
   close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    if (this.fd !== undefined) {
+      try {
+        this.flush();
+      } finally {
+        closeSync(this.fd);
+        this.fd = undefined;
+        this.buf = undefined;
+      }
+    }
   }
 
   /** Renames the pack into place, then writes its index: from here on the objects are readable. */
@@ -69,9 +104,15 @@ export class PackWriter {
   }
 
   abort(): void {
+    this.buffered = 0; // nothing more to write: the file goes
     this.close();
     abortPack(this.dir, this.id);
   }
+}
+
+function writeAll(fd: number, data: Uint8Array): void {
+  let done = 0;
+  while (done < data.length) done += writeSync(fd, data, done, data.length - done);
 }
 
 const PACK_ID = /^[0-9a-z]+-[0-9a-f]{12}$/;
