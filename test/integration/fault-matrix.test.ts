@@ -26,8 +26,12 @@ import { wirePairingProblems, type WireApi } from '../support/wire-pairing.js';
 
 const KEY_A = 'sk-fault-matrix-key-a-7Q2x9';
 const KEY_B = 'sk-fault-matrix-key-b-3M8k1';
-/** Idle watchdog per provider call (hang before headers, stall mid-stream). */
-const IDLE_SECONDS = 1;
+/**
+ * Idle watchdog per provider call (hang before headers, stall mid-stream). 2 s, not 1: the rows run five at a time
+ * in one process, and on a loaded 2-core machine a call that did get its 429 at once was seen idle for 1 s — the
+ * row then recovered by a retry the fault never reached, and did not show the recovery it is about.
+ */
+const IDLE_SECONDS = 2;
 
 type End = 'ok' | 'error';
 const STREAMED = { text: 'A partial answer that is cut', chunkSize: 4 };
