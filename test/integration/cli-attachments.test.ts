@@ -188,5 +188,5 @@ describe('the transcript', () => {
     const first = lastBody(fakes.anthropic.requests).messages[0];
     expect(first.content[0].type).toBe('image');
     expect(Buffer.from(first.content[0].source.data, 'base64').equals(mb)).toBe(true);
-  });
+  }, 90_000); // six CLI processes one after another: 2–4 s each on a loaded 2-core machine
 });
