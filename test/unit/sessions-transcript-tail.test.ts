@@ -165,7 +165,7 @@ describe.concurrent('reading a transcript from its end gives what a full read gi
           }
         }
       }
-    });
+    }, 60_000); // thousands of reads; five cases at a time take 3–10 s each, over 20 s beside the whole suite on 2 cores
   });
 
   it('reads only the end of a long transcript', async () => {
