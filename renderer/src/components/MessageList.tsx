@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent } from 'react';
 import { setListNav } from '../lib/list-nav.js';
 import { FIRST_INDEX, listAtEnd, showEarlier, useSessions } from '../store/sessions-store.js';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
@@ -191,7 +191,9 @@ export function MessageList() {
     readerInput.current = performance.now();
     onMove();
   };
-  const onPointerDown = () => {
+  /** On the list itself (its scrollbar) the reader scrolls; on a message (a button, a link, text) they do not. */
+  const onPointerDown = (e: PointerEvent) => {
+    if (e.target !== e.currentTarget) return onMove();
     pointerDown.current = true;
     const up = () => {
       pointerDown.current = false;
