@@ -21,8 +21,9 @@ let openai: OpenAI;
 
 beforeAll(async () => {
   [anthropicFake, openaiFake] = await Promise.all([startFakeAnthropic(), startFakeOpenAI()]);
-  anthropic = new Anthropic({ baseURL: anthropicFake.baseUrl, apiKey: KEY, maxRetries: 0, timeout: 300 });
-  openai = new OpenAI({ baseURL: openaiFake.baseUrl, apiKey: KEY, maxRetries: 0, timeout: 300 });
+  // 1.5 s: the "headers never sent" rows wait for it; shorter, a loaded machine turned a 429 into the SDK's timeout
+  anthropic = new Anthropic({ baseURL: anthropicFake.baseUrl, apiKey: KEY, maxRetries: 0, timeout: 1500 });
+  openai = new OpenAI({ baseURL: openaiFake.baseUrl, apiKey: KEY, maxRetries: 0, timeout: 1500 });
 });
 afterAll(() => Promise.all([anthropicFake.close(), openaiFake.close()]));
 

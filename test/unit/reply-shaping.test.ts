@@ -194,13 +194,14 @@ describe('buildPayloads', () => {
 });
 
 describe('ReplyGate cost', () => {
-  it('is linear: 50 000 deltas well under a second (the whole-text version took tens of seconds)', () => {
+  it('is linear: 50 000 deltas far under the tens of seconds the whole-text version took', () => {
     const g = new ReplyGate();
     const started = performance.now();
     let shown = 0;
     for (let i = 0; i < 50_000; i++) shown += g.push(i % 7 === 0 ? 'NO ' : 'word more ').length;
     shown += g.end().release.length;
-    expect(performance.now() - started).toBeLessThan(1000);
+    // ~0.1 s alone; 5 s leaves room for a loaded machine and still fails the quadratic version by far
+    expect(performance.now() - started).toBeLessThan(5000);
     expect(shown).toBeGreaterThan(400_000);
   });
 });
