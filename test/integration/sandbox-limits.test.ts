@@ -75,9 +75,10 @@ describe.runIf(ready && existsSync(PYTHON))(`exec's limits, started by this user
       (e: Error) => e.message,
     );
     expectStopped(out);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // well before the command's own 60 s timeout (the storm itself loads a 2-core machine: 21.6 s was seen)
+    expect(Date.now() - started).toBeLessThan(40_000);
     await expect.poll(() => count(`sleep ${marker}`), { timeout: 10_000 }).toBe(0);
-  }, 60_000);
+  }, 90_000);
 
   it('a 4 GB allocation fails; 200 MB, node and npm still work', async () => {
     const exec = createExecTool({ sandbox: { enabled: true, network: true, hide: [] } });
