@@ -118,7 +118,9 @@ async function mainScreens(rig: WindowRig, size: Size, theme: Theme, check: Chec
   // a stopped reply
   rig.fake.enqueue({ text: 'A long answer that is cut short', chunkSize: 4, fault: { kind: 'stall', afterEvents: 6 } });
   await send(page, 'Go on');
-  await page.getByRole('button', { name: 'Stop' }).waitFor();
+  // Stop once the reply streams: a Stop before the request reached the provider would leave the stall queued, and the
+  // next message (the approval card's) would get it instead
+  await page.locator('[data-testid="assistant-message"][data-status="running"]').filter({ hasText: 'A long' }).waitFor({ timeout: 45_000 });
   await page.getByRole('button', { name: 'Stop' }).click();
   await page.locator('[data-testid="assistant-message"][data-status="stopped"]').waitFor({ timeout: 45_000 });
   await check(page, 'chat-stopped');
