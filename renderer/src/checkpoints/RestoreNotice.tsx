@@ -9,17 +9,20 @@ export function RestoreNotice() {
   const notice = useCheckpoints((s) => s.notice);
   const canUndo = useCheckpoints((s) => s.lastRestore !== null);
   if (!notice) return null;
+  // the notice of a restore offers to undo it; that of a failed undo, to try again (a start-up line is maybe another chat's)
+  const undo = !canUndo
+    ? null
+    : !notice.error && !notice.startup
+      ? { label: 'Undo restore', testId: 'restore-undo' }
+      : notice.error && notice.undo === 'failed'
+        ? { label: 'Try again', testId: 'restore-undo-retry' }
+        : null;
   return (
     <div className={`restore-notice${notice.error ? ' restore-notice-error' : ''}`} role={notice.error ? 'alert' : 'status'} data-testid="restore-notice">
       <span>{notice.message}</span>
-      {!notice.error && !notice.startup && canUndo && (
-        <button type="button" className="btn btn-small" onClick={() => void undoRestore()} data-testid="restore-undo">
-          Undo restore
-        </button>
-      )}
-      {notice.error && notice.undo === 'failed' && canUndo && (
-        <button type="button" className="btn btn-small" onClick={() => void undoRestore()} data-testid="restore-undo-retry">
-          Try again
+      {undo && (
+        <button type="button" className="btn btn-small" onClick={() => void undoRestore()} data-testid={undo.testId}>
+          {undo.label}
         </button>
       )}
       <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismissRestoreNotice}>
