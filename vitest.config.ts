@@ -8,6 +8,10 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // expect.poll waits for what the app does in its own time (a notice, a row, a file): vitest's default of 1 s was
+    // short on a loaded 2-core machine (a 5 000-message chat's earlier part took longer to come in). A poll that
+    // passes returns at once; only a failing one waits this long.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Two projects. Most of the Node files wait on child processes (CLI, gateway, fake servers), so they run two
