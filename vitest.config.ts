@@ -14,6 +14,7 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     reporters: ['default', './test/support/summary-reporter.ts'],
+    setupFiles: ['./test/support/cpu-record.ts'],
     // Two projects. Most of the Node files wait on child processes (CLI, gateway, fake servers), so they run two
     // at a time even on 2 cores (vitest's default there is one). The Chromium end-to-end files run one at a time:
     // at two at a time a clean-clone CI run timed out two of them (a 20 000-message chat, a 90 s session walk) that

@@ -52,6 +52,11 @@ fi
 # busy (it mostly waits on the CLI processes it starts) and a Chromium file ~0.8 (it mostly waits on the page), so
 # one after the other left the machine half idle; side by side the suite takes about the longer of the two.
 # The Chromium output is kept apart and printed after the Node output; the run fails if either fails.
+# Each test file logs the CPU it used (test/support/cpu-record.ts); the table of the costliest follows the results.
+# Side by side the run is CPU-bound on 2 cores (both ~99 % busy through a whole run, measured): a file costs the run
+# its CPU time, and waiting inside a file costs little. The last line is the whole run's CPU (`times`) and wall time.
+AGENTDESK_TEST_CPU_LOG="$(mktemp)"
+export AGENTDESK_TEST_CPU_LOG
 chromium_log="$(mktemp)"
 npx vitest run --project chromium > "$chromium_log" 2>&1 &
 chromium=$!
@@ -63,5 +68,9 @@ wait "$chromium" || chromium_rc=$?
 echo "== tests: Chromium"
 cat "$chromium_log"
 rm -f "$chromium_log"
+echo "== CPU per test file (user + system, its child processes included)"
+node test/support/cpu-report.mjs "$AGENTDESK_TEST_CPU_LOG" 30 || true
+rm -f "$AGENTDESK_TEST_CPU_LOG"
+echo "== CPU of the tests (user, system): $(times | tail -1); wall ${SECONDS} s"
 echo "== Node tests: exit $node_rc; Chromium tests: exit $chromium_rc"
 [ "$node_rc" = 0 ] && [ "$chromium_rc" = 0 ]
