@@ -36,6 +36,8 @@ export default defineConfig({
         test: {
           name: 'chromium',
           include: [E2E],
+          // One Chromium for the whole project, which the files connect to (test/e2e/browser.ts).
+          globalSetup: ['./test/e2e/browser-server.ts'],
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },

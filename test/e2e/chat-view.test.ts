@@ -5,11 +5,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../preload/contract.js';
 import { isSummaryRequest, startFakeAnthropic, type FakeProvider } from '../fake/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { RESULTS, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { launchChromium } from './browser.js';
 
 const TOKEN = 'a1'.repeat(32);
 let fake: FakeProvider;
@@ -82,7 +83,7 @@ beforeAll(async () => {
     }),
   );
   [browser, web] = await Promise.all([
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
+    launchChromium(),
     startWebServer(folders.home, folders.workspace, env()),
   ]);
   context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });

@@ -141,13 +141,13 @@ export async function startWebServer(
   };
 }
 
-/** Debian Chromium and a web server on `home`/`workspace`, started side by side; `close` ends both. */
+/** Debian Chromium (test/e2e/browser.ts) and a web server on `home`/`workspace`, started side by side; `close` ends both. */
 export async function startBrowserAndServer(
   home: string,
   workspace: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ browser: import('playwright-core').Browser; web: WebServer; close(): Promise<void> }> {
-  const { chromium } = await import('playwright-core');
-  const [browser, web] = await Promise.all([chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), startWebServer(home, workspace, env)]);
+  const { launchChromium } = await import('./browser.js'); // not at the top: test/bench/ui.ts loads this file outside vitest
+  const [browser, web] = await Promise.all([launchChromium(), startWebServer(home, workspace, env)]);
   return { browser, web, close: async () => void (await Promise.all([browser.close(), web.stop()])) };
 }

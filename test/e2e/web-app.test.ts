@@ -7,12 +7,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../main/sessions/store.js';
 import type { Message } from '../../main/engine/messages.js';
 import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ROOT, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+import { RESULTS, ROOT, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+import { launchChromium } from './browser.js';
 
 let child: ChildProcess | undefined;
 let browser: Browser;
@@ -90,7 +91,7 @@ beforeAll(async () => {
   );
   await seedBigSession(join(home, 'sessions'));
   [browser] = await Promise.all([
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
+    launchChromium(),
     startWeb(home, workspace, offlineEnv({ FAKE_ANT_KEY: 'sk-ant-e2e-env-key-000000001' })),
   ]);
 }, 180_000);

@@ -7,11 +7,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
 import { flatImage } from '../support/images.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureBuilt, makeFolders, offlineEnv, RESULTS, startWebServer, type WebServer } from './helpers.js';
+import { ensureBuilt, makeFolders, offlineEnv, RESULTS, startWebServer, type WebServer } from './helpers.js';
+import { launchChromium } from './browser.js';
 
 let fake: FakeProvider;
 let web: WebServer;
@@ -31,7 +32,7 @@ beforeAll(async () => {
     }),
   );
   [browser, web] = await Promise.all([
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
+    launchChromium(),
     startWebServer(folders.home, folders.workspace, offlineEnv({ FAKE_KEY: 'sk-ant-e2e-attach-0019' })),
   ]);
 }, 180_000);

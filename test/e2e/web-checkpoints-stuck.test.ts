@@ -8,10 +8,11 @@
  * (cli-checkpoints-stuck.test.ts), which is where the folders can be made read-only for it.
  */
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canImmutable, chattr, HALF, killedRestore, NOW, readFolder } from '../support/killed-restore.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureBuilt, makeFolders, offlineEnv, RESULTS, startWebServer, type WebServer } from './helpers.js';
+import { ensureBuilt, makeFolders, offlineEnv, RESULTS, startWebServer, type WebServer } from './helpers.js';
+import { launchChromium } from './browser.js';
 
 let web: WebServer | undefined;
 let browser: Browser | undefined;
@@ -39,7 +40,7 @@ if (!canImmutable) {
     workspace = folders.workspace;
     home = folders.home;
     [browser, web] = await Promise.all([
-      chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
+      launchChromium(),
       startWebServer(home, workspace, env()),
     ]);
   }, 180_000);

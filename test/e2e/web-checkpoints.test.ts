@@ -7,10 +7,11 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureBuilt, makeFolders, offlineEnv, RESULTS, startWebServer, type WebServer } from './helpers.js';
+import { ensureBuilt, makeFolders, offlineEnv, RESULTS, startWebServer, type WebServer } from './helpers.js';
+import { launchChromium } from './browser.js';
 
 let fake: FakeProvider;
 let web: WebServer;
@@ -31,7 +32,7 @@ beforeAll(async () => {
     }),
   );
   [browser, web] = await Promise.all([
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
+    launchChromium(),
     startWebServer(folders.home, workspace, offlineEnv({ FAKE_KEY: 'sk-ant-e2e-key-1717' })),
   ]);
 }, 180_000);

@@ -6,10 +6,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+import { ROOT, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+import { launchChromium } from './browser.js';
 
 let fake: FakeProvider;
 let child: ChildProcess;
@@ -41,7 +42,7 @@ beforeAll(async () => {
       agent: { model: { primary: 'fake/claude-fake' } },
     }),
   );
-  [browser, url] = await Promise.all([chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), startWeb(home, workspace)]);
+  [browser, url] = await Promise.all([launchChromium(), startWeb(home, workspace)]);
 }, 180_000);
 
 afterAll(async () => {

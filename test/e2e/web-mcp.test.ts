@@ -7,10 +7,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, toolLoopScenario, type FakeProvider, type RecordedRequest } from '../fake/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ROOT, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { RESULTS, ROOT, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { launchChromium } from './browser.js';
 
 const SERVER = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
     }),
   );
   [browser, web] = await Promise.all([
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
+    launchChromium(),
     startWebServer(home, folders.workspace, offlineEnv({ FAKE_KEY: 'sk-ant-e2e-mcp-key-0016' })),
   ]);
 }, 180_000);

@@ -7,11 +7,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKeychain } from '../../main/auth/secrets.js';
 import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { RESULTS, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { launchChromium } from './browser.js';
 
 const KEY = `sk-ant-e2e-keychain-${Date.now()}-0042`;
 const LABEL = `e2e${process.pid}`;
@@ -32,7 +33,7 @@ beforeAll(async () => {
     join(home, 'config.json'),
     JSON.stringify({ providers: { fakeant: { api: 'anthropic', baseUrl: fake.baseUrl, models: [{ id: 'claude-fake' }] } }, authProfiles: [{ id: 'fakeant:placeholder', provider: 'fakeant' }] }),
   );
-  [browser, web] = await Promise.all([chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), startWebServer(home, workspace, offlineEnv())]);
+  [browser, web] = await Promise.all([launchChromium(), startWebServer(home, workspace, offlineEnv())]);
 }, 180_000);
 
 afterAll(async () => {

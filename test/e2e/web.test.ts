@@ -7,10 +7,11 @@ import { request as httpRequest } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ROOT, chatWithDemo, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+import { RESULTS, ROOT, chatWithDemo, ensureBuilt, makeFolders, offlineEnv } from './helpers.js';
+import { launchChromium } from './browser.js';
 
 const URL_LINE = /^AgentDesk web UI: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]{64}))$/;
 
@@ -79,7 +80,7 @@ async function newPage(): Promise<{ page: Page; problems: string[] }> {
 beforeAll(async () => {
   ensureBuilt(['out/main/web.js', 'out/renderer/index.html']);
   const { home, workspace } = makeFolders('web');
-  [browser] = await Promise.all([chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }), startWeb(home, workspace)]);
+  [browser] = await Promise.all([launchChromium(), startWeb(home, workspace)]);
 }, 180_000);
 
 afterAll(async () => {

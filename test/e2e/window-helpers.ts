@@ -5,9 +5,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startFakeAnthropic, type FakeProvider } from '../fake/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, RESULTS, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { launchChromium } from './browser.js';
+import { RESULTS, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
 
 export const SIZES = [
   { width: 1280, height: 800 },
@@ -51,7 +52,7 @@ export async function startRig(
   writeFileSync(join(home, 'config.json'), JSON.stringify((opts.config ?? ((f) => fakeConfig(f)))(fake)));
   await opts.before?.(home, workspace);
   const [browser, web] = await Promise.all([
-    chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
+    launchChromium(),
     startWebServer(home, workspace, offlineEnv({ FAKE_KEY, ...opts.env })),
   ]);
   return {

@@ -8,9 +8,10 @@
 import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ROOT, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { ROOT, ensureBuilt, makeFolders, offlineEnv, startWebServer, type WebServer } from './helpers.js';
+import { launchChromium } from './browser.js';
 import { SHOTS } from './window-helpers.js';
 
 let browser: Browser;
@@ -18,7 +19,7 @@ const servers: WebServer[] = [];
 beforeAll(async () => {
   ensureBuilt(['out/main/web.js', 'out/renderer/index.html']);
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
