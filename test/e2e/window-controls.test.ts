@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contrastFailures, formatFailures } from './contrast.js';
 import { describeLayout, layoutProblems } from './layout-check.js';
+import { OK_NOTE_MS } from '../../renderer/src/store/settings-store.js';
 import { SIZES, openApp, send, shot, startRig, type WindowRig } from './window-helpers.js';
 
 const hasKeychain = !!process.env.DBUS_SESSION_BUS_ADDRESS;
@@ -147,7 +148,11 @@ describe('words, not jargon', () => {
 
 describe('settings that say what they did', () => {
   it('the run timeout refuses what it cannot use; a confirmation goes away by itself', async () => {
-    const page = await openApp(rig, SIZES[1], 'dark');
+    // The page's clock is Playwright's (it runs as usual until fast-forwarded): the confirmation's OK_NOTE_MS (4 s) is
+    // skipped, not waited for.
+    const page = await rig.browser.newPage({ viewport: { ...SIZES[1] }, colorScheme: 'dark' });
+    await page.clock.install();
+    await openApp(rig, SIZES[1], 'dark', rig.web.url, page);
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const field = page.getByLabel('Run timeout');
     const settingsFile = () => JSON.parse(readFileSync(join(rig.home, 'settings.json'), 'utf8')) as { defaults?: { timeoutSeconds?: number } };
@@ -165,9 +170,10 @@ describe('settings that say what they did', () => {
     expect(await page.getByTestId('timeout-problem').count()).toBe(0);
     const saved = page.getByTestId('note-defaults');
     await saved.waitFor();
+    await page.clock.fastForward(OK_NOTE_MS);
     await saved.waitFor({ state: 'detached', timeout: 8000 });
     await page.close();
-  });
+  }, 60_000);
 
   it.skipIf(!hasKeychain)('a removed key can be put back; the page says in which order keys are used (item 10)', async () => {
     const page = await openApp(rig, SIZES[0], 'light');

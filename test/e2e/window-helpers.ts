@@ -65,9 +65,9 @@ export async function startRig(
   };
 }
 
-/** A page at `size` in `theme`, on the app, once the model list has loaded. */
-export async function openApp(rig: WindowRig, size: Size = SIZES[0], theme: Theme = 'light', url = rig.web.url): Promise<Page> {
-  const page = await rig.browser.newPage({ viewport: { ...size }, colorScheme: theme });
+/** A page at `size` in `theme` (or `page`, made by the caller), on the app, once the model list has loaded. */
+export async function openApp(rig: WindowRig, size: Size = SIZES[0], theme: Theme = 'light', url = rig.web.url, page?: Page): Promise<Page> {
+  page ??= await rig.browser.newPage({ viewport: { ...size }, colorScheme: theme });
   await page.goto(url);
   await page.locator('select[aria-label="Model"] option').first().waitFor({ state: 'attached', timeout: 20_000 });
   return page;
