@@ -8,7 +8,7 @@
  */
 import type { ObjectIndex, PackWriter } from './objects.js';
 import { sha256 } from './objects.js';
-import { scanWorkspace, yielder, type ScanLimits } from './scan.js';
+import { entryAt, scanWorkspace, yielder, type ScanLimits } from './scan.js';
 import type { SkippedEntry, Tree, TreeEntry } from './tree.js';
 import { TREE_VERSION } from './tree.js';
 import { WorkspaceFs } from './workspace-fs.js';
@@ -38,36 +38,13 @@ export interface CaptureStats {
   bytesRead: number;
 }
 
-interface Lookup {
-  /** Every entry of the previous tree by path: its files are the stat cache, its paths the known ones (scan.ts). */
-  byPath: Map<string, TreeEntry>;
-  /** Its .gitignore files that were not racy when it was taken. */
-  gitignores: Map<string, TreeEntry>;
-}
-
-const EMPTY: Lookup = { byPath: new Map(), gitignores: new Map() };
-/** Built once per tree object: the app keeps its last tree, so its next snapshot does not rebuild 10 000 entries. */
-const lookups = new WeakMap<Tree, Lookup>();
-
-function lookupOf(tree: Tree, trustBefore: number): Lookup {
-  const hit = lookups.get(tree);
-  if (hit) return hit;
-  const l: Lookup = { byPath: new Map(), gitignores: new Map() };
-  for (const e of tree.entries) {
-    l.byPath.set(e.p, e);
-    if (e.k === 'f' && (e.p === '.gitignore' || e.p.endsWith('/.gitignore')) && e.mt! < trustBefore) l.gitignores.set(e.p, e);
-  }
-  lookups.set(tree, l);
-  return l;
-}
-
 export async function captureTree(root: string, opts: CaptureOptions): Promise<{ tree: Tree; stats: CaptureStats }> {
   const now = opts.now ?? Date.now;
   const takenAt = now();
   const racyMs = opts.racyMs ?? DEFAULT_RACY_MS;
   const trustBefore = (opts.previous?.takenAt ?? 0) - racyMs;
-  const { byPath, gitignores } = opts.previous && opts.previous.root === root ? lookupOf(opts.previous, trustBefore) : EMPTY;
-  const scan = await scanWorkspace(root, opts.limits, opts.exclude, opts.previous?.root === root ? { get: (p) => byPath.get(p), gitignores, cacheBefore: trustBefore } : undefined);
+  const prevEntries = opts.previous?.root === root ? opts.previous.entries : [];
+  const scan = await scanWorkspace(root, opts.limits, opts.exclude, opts.previous?.root === root ? { entries: prevEntries, cacheBefore: trustBefore } : undefined);
   const stats: CaptureStats = { read: 0, bytesRead: 0 };
   const entries: TreeEntry[] = [];
   const skipped: SkippedEntry[] = [...scan.skipped];
@@ -82,7 +59,8 @@ export async function captureTree(root: string, opts: CaptureOptions): Promise<{
         entries.push(e);
         continue;
       }
-      const c = byPath.get(e.p);
+      // Not answered by the scan (a mode change, a racy entry, a new path): the previous entry looked up by path.
+      const c = prevEntries.length ? entryAt(prevEntries, 0, e.p) : undefined;
       // The previous tree of a workspace is a root of garbage collection, so every content it names is in the store:
       // a hit needs no look at the pack indexes (a snapshot does not load them at all).
       if (c && c.k === 'f' && c.h && c.s === e.s && c.mt === e.mt && c.ct === e.ct && c.ino === e.ino && c.mt! < trustBefore) {

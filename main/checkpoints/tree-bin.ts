@@ -81,6 +81,26 @@ export function encodeTreeBin(id: string, tree: Tree): Buffer | undefined {
   return Buffer.concat([MAGIC, createHash('sha256').update(body).digest(), body]);
 }
 
+/**
+ * The `count` NUL-separated UTF-8 strings of `buf[start, end)` (none: an empty range), each decoded on its own
+ * (undefined: not exactly `count` of them).
+ */
+function splitNul(buf: Buffer, start: number, end: number, count: number): string[] | undefined {
+  if (count === 0) return start === end ? [] : undefined;
+  const out = new Array<string>(count);
+  let from = start;
+  for (let i = 0; i < count - 1; i++) {
+    let q = from;
+    while (q < end && buf[q] !== 0) q++;
+    if (q >= end) return undefined;
+    out[i] = buf.toString('utf8', from, q);
+    from = q + 1;
+  }
+  for (let q = from; q < end; q++) if (buf[q] === 0) return undefined;
+  out[count - 1] = buf.toString('utf8', from, end);
+  return out;
+}
+
 /** The tree a binary copy holds, if it is intact and a copy of tree `id`; else undefined. */
 export function decodeTreeBin(id: string, buf: Buffer): Tree | undefined {
   try {
@@ -96,17 +116,20 @@ export function decodeTreeBin(id: string, buf: Buffer): Tree | undefined {
     const { n, pathBytes, hashes, links: linkCount, linkBytes } = h;
     if (![n, pathBytes, hashes, linkCount, linkBytes].every((x) => Number.isSafeInteger(x) && x! >= 0)) return undefined;
     if (at + 40 * n! + n! + pathBytes! + 64 * hashes! + linkBytes! !== buf.length) return undefined;
-    const cols = new Float64Array(5 * n!);
-    new Uint8Array(cols.buffer).set(buf.subarray(at, at + 40 * n!));
+    // Read in place (no copy of the columns, no 200 KB string of all paths or 640 KB one of all hashes, each then
+    // cut up): fresh memory is what a new process pays most for here — a large string or array lands on pages of
+    // its own, each faulted in on first touch, and that cost this decode more than all its 10 000 entries did.
+    const colAt = buf.byteOffset + at;
+    const cols = colAt % 8 === 0 ? new Float64Array(buf.buffer, colAt, 5 * n!) : new Float64Array(new Uint8Array(buf.subarray(at, at + 40 * n!)).buffer);
     at += 40 * n!;
     const flags = buf.subarray(at, at + n!);
     at += n!;
-    const paths = n === 0 ? [] : buf.toString('utf8', at, at + pathBytes!).split('\0');
+    const paths = splitNul(buf, at, at + pathBytes!, n!);
     at += pathBytes!;
-    const hashText = buf.toString('latin1', at, at + 64 * hashes!);
+    const hashAt = at;
     at += 64 * hashes!;
-    const links = linkCount === 0 ? [] : buf.toString('utf8', at, at + linkBytes!).split('\0');
-    if (paths.length !== n || links.length !== linkCount) return undefined;
+    const links = splitNul(buf, at, at + linkBytes!, linkCount!);
+    if (paths === undefined || links === undefined) return undefined;
     const entries: TreeEntry[] = new Array<TreeEntry>(n!);
     let hi = 0;
     let li = 0;
@@ -123,7 +146,7 @@ export function decodeTreeBin(id: string, buf: Buffer): Tree | undefined {
         // A file with every field (nearly every entry): one literal, in the order the walk builds them (scan.ts),
         // so both share one shape and no property store is grown per entry.
         if (hi >= hashes!) return undefined;
-        entries[i] = { p: paths[i]!, k, m, s, mt, ct, ino, h: hashText.slice(64 * hi, 64 * ++hi) };
+        entries[i] = { p: paths[i]!, k, m, s, mt, ct, ino, h: buf.toString('latin1', hashAt + 64 * hi, hashAt + 64 * ++hi) };
         continue;
       }
       const e: TreeEntry = { p: paths[i]!, k, m };
@@ -133,7 +156,7 @@ export function decodeTreeBin(id: string, buf: Buffer): Tree | undefined {
       if (ino === ino) e.ino = ino;
       if (f & HAS_HASH) {
         if (hi >= hashes!) return undefined;
-        e.h = hashText.slice(64 * hi, 64 * ++hi);
+        e.h = buf.toString('latin1', hashAt + 64 * hi, hashAt + 64 * ++hi);
       }
       if (k === 'l') {
         if (li >= links.length) return undefined;

@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from '
 import path from 'node:path';
 import { captureTree } from '../../main/checkpoints/capture.js';
 import { ObjectIndex, ObjectReader, PackWriter, sha256 } from '../../main/checkpoints/objects.js';
-import { scanWorkspace } from '../../main/checkpoints/scan.js';
+import { scanWorkspace, seekPath } from '../../main/checkpoints/scan.js';
+import type { TreeEntry } from '../../main/checkpoints/tree.js';
 import { WorkspaceFs } from '../../main/checkpoints/workspace-fs.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
@@ -131,11 +132,43 @@ describe('the walk takes kinds from lstat (names-only listing)', () => {
     const { entries } = await scanWorkspace(ws, limits);
     expect(entries.map((e) => `${e.k} ${e.p}`)).toEqual(['f .gitignore', 'd lnk', 'l lnk/.gitignore', 'f lnk/kept.txt', 'f out', 'f rules', 'd sub', 'd sub/.gitignore', 'f sub/kept.txt']);
     // A later walk with the first as the previous tree: new paths are matched by their kind as well.
-    const prev = new Map(entries.map((e) => [e.p, e]));
     mkdirSync(path.join(ws, 'sub', 'out'));
     writeFileSync(path.join(ws, 'sub', 'build2'), 'new');
     writeFileSync(path.join(ws, 'b.log'), 'new log');
-    const later = await scanWorkspace(ws, limits, [], { get: (p) => prev.get(p), gitignores: new Map() });
+    const later = await scanWorkspace(ws, limits, [], { entries });
     expect(later.entries.map((e) => `${e.k} ${e.p}`)).toEqual(['f .gitignore', 'd lnk', 'l lnk/.gitignore', 'f lnk/kept.txt', 'f out', 'f rules', 'd sub', 'd sub/.gitignore', 'f sub/build2', 'f sub/kept.txt']);
   });
 });
+
+describe('the walk meets each previous entry by a cursor (names in sorted order)', () => {
+  const limits = { maxFileBytes: 1 << 20, maxTotalBytes: 1 << 30 };
+  it('every unchanged file is answered by its previous entry itself, whatever sorts between a folder and its files', async () => {
+    const ws = tmp('ws');
+    const files = ['a-b', 'a.txt', 'a b', 'a!', 'a/x-y', 'a/x/deep', 'a/x.y/z', 'a/b/c/d', 'ab', 'b/ü', 'b/z', 'b-/1', '-', 'Z', '日本/語', 'a/x/deep2'];
+    for (const rel of files) {
+      mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+      writeFileSync(path.join(ws, rel), rel);
+    }
+    const first = await scanWorkspace(ws, limits);
+    // As a stored tree: every file with a hash.
+    const prev: TreeEntry[] = first.entries.map((e) => (e.k === 'f' ? { ...e, h: 'f'.repeat(64) } : e));
+    const later = await scanWorkspace(ws, limits, [], { entries: prev, cacheBefore: Date.now() + 60_000 });
+    expect(later.entries.map((e) => e.p)).toEqual(prev.map((e) => e.p));
+    for (const [i, e] of later.entries.entries()) if (e.k === 'f') expect(e, e.p).toBe(prev[i]);
+    // Without the hashes (or with an entry's stat changed) a file is a new entry, to be read.
+    const unhashed = await scanWorkspace(ws, limits, [], { entries: first.entries, cacheBefore: Date.now() + 60_000 });
+    expect(unhashed.entries.filter((e) => e.k === 'f').every((e) => e.h === undefined)).toBe(true);
+    writeFileSync(path.join(ws, 'a/x/deep'), 'changed');
+    const changed = await scanWorkspace(ws, limits, [], { entries: prev, cacheBefore: Date.now() + 60_000 });
+    expect(changed.entries.filter((e) => e.k === 'f' && e !== prev.find((p) => p.p === e.p)).map((e) => e.p)).toEqual(['a/x/deep']);
+  });
+
+  it('seekPath finds the first entry at or after a path from any start before it', () => {
+    const entries = ['-', 'Z', 'a', 'a b', 'a-b', 'a/b', 'a/x', 'a/x/y', 'ab', 'b'].map((p): TreeEntry => ({ p, k: 'd', m: 0o755 }));
+    for (const p of ['', '+', 'a', 'a!', 'a/', 'a/c', 'a/x/y', 'a/z', 'b', 'c']) {
+      const want = entries.findIndex((e) => e.p >= p);
+      for (let from = 0; from <= (want === -1 ? entries.length : want); from++) expect(seekPath(entries, from, p), `${p} from ${from}`).toBe(want === -1 ? entries.length : want);
+    }
+  });
+});
+

@@ -144,6 +144,36 @@ describe('CheckpointStore', () => {
     expect(store.loadTree(third.tree).entries.find((e) => e.p === 'f3.txt')?.s).toBe(7);
   });
 
+  it('the stat cache finds every unchanged file whatever sorts between it and its folder ("a", "a-b", "a.txt", "a/x"), in this store and in a new one', async () => {
+    // The walk meets a folder's names in sorted order and each one's previous entry by a cursor into the previous
+    // tree (scan.ts), where a subfolder's own entries sort after names like "a-b": a lost step would read files again.
+    const root = tmp('ws');
+    const names = ['a', 'a-b', 'a.txt', 'a b', 'a!', 'a/x', 'a/x-y', 'a/x/deep', 'a/x.y/z', 'a/b/c/d', 'ab', 'b/ü', 'b/z', 'b-/1', '-', 'Z', '日本/語'];
+    const files = ['a-b', 'a.txt', 'a b', 'a!', 'a/x-y', 'a/x/deep', 'a/x.y/z', 'a/b/c/d', 'ab', 'b/ü', 'b/z', 'b-/1', '-', 'Z', '日本/語'];
+    expect(names.filter((n) => !files.includes(n)).every((n) => files.some((f) => f.startsWith(`${n}/`)))).toBe(true);
+    for (const rel of files) write(root, rel, `content of ${rel}`);
+    const old = new Date(Date.now() - 60_000);
+    for (const rel of files) utimesSync(path.join(root, rel), old, old);
+    const home = tmp('home');
+    const store = new CheckpointStore(home, { onNotice: () => {} });
+    await store.snapshot({ sessionKey: 's', root, label: '1' });
+    expect(store.lastCapture?.read).toBe(files.length);
+    await store.snapshot({ sessionKey: 's', root, label: '2' });
+    expect(store.lastCapture?.read).toBe(0);
+    const fresh = new CheckpointStore(home, { onNotice: () => {} });
+    await fresh.snapshot({ sessionKey: 's', root, label: '3' });
+    expect(fresh.lastCapture?.read).toBe(0);
+    // Changed in place (size, mtime): read again, and only they.
+    write(root, 'a/x/deep', 'changed deep');
+    write(root, 'a-b', 'changed a-b');
+    const fourth = await fresh.snapshot({ sessionKey: 's', root, label: '4' });
+    expect(fresh.lastCapture?.read).toBe(2);
+    const entries = store.loadTree(fourth.tree).entries;
+    expect(entries.map((e) => e.p)).toEqual([...entries.map((e) => e.p)].sort());
+    expect(entries.find((e) => e.p === 'a/x/deep')?.s).toBe('changed deep'.length);
+    expect(entries.filter((e) => e.k === 'f').map((e) => e.p).sort()).toEqual([...files].sort());
+  });
+
   it('a damaged store refuses the restore before any file changes', async () => {
     const root = tmp('ws');
     write(root, 'a.txt', 'original a');

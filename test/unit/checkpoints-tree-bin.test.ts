@@ -77,6 +77,14 @@ describe('encodeTreeBin / decodeTreeBin', () => {
   const sampleId = treeId(encodeTree(sample));
   const good = encodeTreeBin(sampleId, sample)!;
 
+  it('a copy that starts at any byte offset of its buffer reads back the same (its columns are read in place when aligned)', () => {
+    for (let shift = 0; shift < 9; shift++) {
+      const at = Buffer.alloc(good.length + shift);
+      good.copy(at, shift);
+      expect(decodeTreeBin(sampleId, at.subarray(shift)), `shift ${shift}`).toStrictEqual(viaJson(sample));
+    }
+  });
+
   it('a copy cut short anywhere, or with any byte changed, decodes to nothing', () => {
     expect(decodeTreeBin(sampleId, good)).toStrictEqual(viaJson(sample));
     for (let n = 0; n < good.length; n++) expect(decodeTreeBin(sampleId, good.subarray(0, n))).toBeUndefined();
