@@ -66,11 +66,21 @@ const keyHash = (s: string): string => createHash('sha256').update(s).digest('he
 export const CHECKPOINT_WORKER_NICE = 10;
 
 /**
+ * The checkpoint worker's young generation, MB (V8's default lets it grow to 16 MB a semi-space). A capture's
+ * garbage — two strings per name walked — dies young, and what survives (the last tree, the new one) is kept anyway:
+ * a small young generation reuses the same few pages, where a growing one touches fresh pages at every scavenge. In a
+ * new thread every page is faulted in on its first touch (on a virtual machine: tens of µs each), and a later
+ * capture of 10 000 files in a new worker touched ≈ 1 000 pages (4 MB) fewer with 2 MB than with the default.
+ */
+export const CHECKPOINT_WORKER_YOUNG_MB = 2;
+
+/**
  * Starts the checkpoint worker (`new Worker(script, options)`) and, on Linux, lowers the new thread's priority at once
  * from this thread: the one task that appeared in /proc/self/task during the constructor (it starts the thread before
  * it returns). Anything unexpected (no /proc, not exactly one new task, a refused setpriority) leaves it to the worker.
  */
-export function startNicedWorker(script: URL, options?: ConstructorParameters<typeof Worker>[1]): Worker {
+export function startNicedWorker(script: URL, given?: ConstructorParameters<typeof Worker>[1]): Worker {
+  const options = { ...given, resourceLimits: { maxYoungGenerationSizeMb: CHECKPOINT_WORKER_YOUNG_MB, ...given?.resourceLimits } };
   if (process.platform !== 'linux') return new Worker(script, options);
   let before: Set<string> | undefined;
   try {
