@@ -14,7 +14,7 @@ import { resolveModel } from '../engine/models.js';
 import { knownPrice } from '../usage/prices.js';
 import type { ModelDef, StreamFn } from '../providers/types.js';
 import { streamFnFor } from '../providers/registry.js';
-import { createDemoStream } from '../providers/demo.js';
+import { createDemoStream, demoChunkDelayFromEnv } from '../providers/demo.js';
 import { SessionStore } from '../sessions/store.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { configuredSecrets } from './secrets-scrub.js';
@@ -174,7 +174,8 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // Not read at start: only a budget check or a usage summary reads it (a CLI turn without budgets never does).
   hub.on(ledgerRecorder(ledger, (runId) => runs.get(runId)?.sessionId));
   const idempotency = new IdempotencyCache<AgentAccepted>(now);
-  const demoStream = createDemoStream(opts.demoChunkDelayMs === undefined ? undefined : { chunkDelayMs: opts.demoChunkDelayMs });
+  const demoDelay = opts.demoChunkDelayMs ?? demoChunkDelayFromEnv(env); // AGENTDESK_DEMO_CHUNK_MS (the tests: 0)
+  const demoStream = createDemoStream(demoDelay === undefined ? undefined : { chunkDelayMs: demoDelay });
   // D5: never clear text; the app's encrypted store only when the person explicitly chose it.
   const openSecrets = openOnce(async (): Promise<SecretStore> => {
     try {

@@ -44,6 +44,15 @@ function chunks(text: string, size: number): string[] {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * AGENTDESK_DEMO_CHUNK_MS: the demo's pause between chunks, a whole number of milliseconds (the tests set 0: a demo
+ * turn is ~160 chunks, ~2 s of pauses at the default); anything else leaves the default.
+ */
+export function demoChunkDelayFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const v = env.AGENTDESK_DEMO_CHUNK_MS;
+  return v !== undefined && /^\d{1,7}$/.test(v) ? Number(v) : undefined;
+}
+
 export function createDemoStream(opts: DemoOptions = {}): StreamFn {
   const delay = opts.chunkDelayMs ?? 12;
   const size = Math.max(1, opts.chunkChars ?? 6);

@@ -39,9 +39,12 @@ export function makeFolders(prefix: string): { home: string; workspace: string }
   return { home, workspace };
 }
 
-/** Environment without provider keys, so the offline demo model is the default. */
+/**
+ * Environment without provider keys, so the offline demo model is the default; it streams without its pauses between
+ * chunks (AGENTDESK_DEMO_CHUNK_MS=0: ~2 s less per demo turn; `extra` may set another).
+ */
 export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, AGENTDESK_DEMO_CHUNK_MS: '0', ...extra };
   for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'AGENTDESK_HOME', 'AGENTDESK_WORKSPACE', 'ELECTRON_RENDERER_URL']) {
     if (!(key in extra)) delete env[key];
   }

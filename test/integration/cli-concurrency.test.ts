@@ -11,7 +11,8 @@ import { ROOT, cleanEnv, ensureBuilt, runCli, tempDir, writeConfig } from '../su
 
 let fake: FakeProvider;
 let workspace: string;
-const env = cleanEnv({ FAKE_ANT_KEY: 'sk-ant-concurrency-0001' });
+// The demo model at its own pace (not the tests' 0): four of its turns stream at once.
+const env = cleanEnv({ FAKE_ANT_KEY: 'sk-ant-concurrency-0001', AGENTDESK_DEMO_CHUNK_MS: '12' });
 
 beforeAll(async () => {
   await ensureBuilt();

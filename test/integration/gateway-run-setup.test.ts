@@ -30,6 +30,26 @@ describe('runWorkspace (E9)', () => {
   });
 });
 
+describe("the demo model's pace (AGENTDESK_DEMO_CHUNK_MS)", () => {
+  it("is read from the environment: the tests' 0 finishes a demo turn; a pause of 10 minutes streams nothing within 3 s", async () => {
+    const home = await dir('gw-home');
+    await writeConfig(home, { agent: { sandbox: false } });
+    const fast = await createAppGateway({ home, workspace: await dir('gw-ws'), env: { AGENTDESK_DEMO_CHUNK_MS: '0' } });
+    const done = await fast.request('agent', { message: 'hi', model: 'demo/agent', sessionKey: 'fast' });
+    expect((await fast.request('agent.wait', { runId: done.runId, timeoutMs: 30_000 })).status).toBe('ok');
+    await fast.close();
+    // At the default 12 ms a demo turn (~160 chunks, two tool calls) ends in ~2 s; at 10 minutes its first chunk is not due.
+    const slow = await createAppGateway({ home, workspace: await dir('gw-ws'), env: { AGENTDESK_DEMO_CHUNK_MS: '600000' } });
+    const { runId } = await slow.request('agent', { message: 'hi', model: 'demo/agent', sessionKey: 'slow' });
+    expect((await slow.request('agent.wait', { runId, timeoutMs: 3000 })).status).toBe('timeout');
+    await slow.request('agent.abort', { runId });
+    expect((await slow.request('agent.wait', { runId, timeoutMs: 10_000 })).status).not.toBe('timeout');
+    const result = await slow.request('agent.result', { runId });
+    expect(result!.payloads.filter((p) => !p.isError).map((p) => p.text).join('')).toBe(''); // not one chunk of text streamed
+    await slow.close();
+  });
+});
+
 describe('gateway run setup', () => {
   it('refuses a cwd override while sandboxed, with one clear line', async () => {
     const ws = await dir('gw-ws');

@@ -13,11 +13,14 @@ export async function ensureBuilt(): Promise<void> {
   await execa('npm', ['run', 'build'], { cwd: ROOT });
 }
 
-/** An environment without any real provider keys (tests never reach a real provider). */
+/**
+ * An environment without any real provider keys (tests never reach a real provider), in which the demo model streams
+ * without its pauses between chunks (AGENTDESK_DEMO_CHUNK_MS=0; `extra` may set another).
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) if (/^(ANTHROPIC|OPENAI)_/.test(name) || name === 'AGENTDESK_HOME') delete env[name];
-  return { ...env, ...extra };
+  return { ...env, AGENTDESK_DEMO_CHUNK_MS: '0', ...extra };
 }
 
 export async function tempDir(prefix: string): Promise<string> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message, ToolCallBlock } from '../../main/engine/messages.js';
 import { assistantText, toolCallsOf } from '../../main/engine/messages.js';
-import { createDemoStream, DEMO_MODEL } from '../../main/providers/demo.js';
+import { createDemoStream, DEMO_MODEL, demoChunkDelayFromEnv } from '../../main/providers/demo.js';
 import { parseListing, pickRelevantFile } from '../../main/providers/demo-script.js';
 import type { ProviderEvent, StreamRequest } from '../../main/providers/types.js';
 import { createListTool } from '../../main/tools/list.js';
@@ -177,4 +177,13 @@ describe('parseListing / pickRelevantFile', () => {
     [f('README.md/', 'logo.png'), undefined],
     [[], undefined],
   ])('%j → %s', (entries, expected) => expect(pickRelevantFile(entries)).toBe(expected));
+});
+
+describe('AGENTDESK_DEMO_CHUNK_MS', () => {
+  it('a whole number of milliseconds sets the pause; anything else leaves the default', () => {
+    expect(demoChunkDelayFromEnv({ AGENTDESK_DEMO_CHUNK_MS: '0' })).toBe(0);
+    expect(demoChunkDelayFromEnv({ AGENTDESK_DEMO_CHUNK_MS: '25' })).toBe(25);
+    for (const bad of ['', ' 5', '-1', '1.5', '1e3', 'fast', '99999999']) expect(demoChunkDelayFromEnv({ AGENTDESK_DEMO_CHUNK_MS: bad }), bad).toBeUndefined();
+    expect(demoChunkDelayFromEnv({})).toBeUndefined();
+  });
 });
