@@ -10,6 +10,31 @@ export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const RESULTS = join(ROOT, 'test-results');
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
+/**
+ * Playwright's own --disable-features list (playwright-core's chromiumSwitches, version pinned in package.json;
+ * test/unit/chromium-args.test.ts checks it is all here) and two of ours. Chromium keeps only the last
+ * --disable-features on its command line, so ours must carry Playwright's. Ours: the address bar's two WebUI popups
+ * (WebUIOmniboxPopup, WebUIOmniboxAimPopup), which every new window — each test page — otherwise loads in a renderer
+ * of its own: ~0.4 CPU-seconds per page on this machine, for a popup no test opens.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -18,6 +43,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'].join(',')}`,
 ];
 
 /** Builds with electron-vite when any of `outputs` (relative to the repo) is missing. */
