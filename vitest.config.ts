@@ -36,6 +36,10 @@ export default defineConfig({
         test: {
           name: 'chromium',
           include: [E2E],
+          // The files run one after another in one worker that keeps its loaded modules (playwright-core, the helpers):
+          // a fresh process and a fresh playwright-core per file cost ~1 CPU-second each, on the Chromium files' serial
+          // path. Each file still starts its own server, fake provider and browser contexts (and closes them).
+          isolate: false,
           // One Chromium for the whole project, which the files connect to (test/e2e/browser.ts).
           globalSetup: ['./test/e2e/browser-server.ts'],
           maxWorkers: 1,
