@@ -226,6 +226,9 @@ describe('providers', () => {
     const row = page.locator('[data-testid="endpoint-row"][data-provider="ollama"]');
     await row.waitFor();
     expect(await row.textContent()).toContain('local-a, local-b');
+    // the save has finished once it empties the form (ProvidersSection's reset): an Edit clicked before that was undone
+    // by it on a loaded machine (the edit form never came)
+    await expect.poll(() => form.getByLabel('Provider name').inputValue()).toBe('');
     // edit in place: drop a model
     await row.getByRole('button', { name: 'Edit ollama' }).click();
     const edit = page.getByRole('form', { name: 'Edit ollama' });
