@@ -70,7 +70,8 @@ cat "$chromium_log"
 rm -f "$chromium_log"
 echo "== CPU per test file (user + system, its child processes included)"
 node test/support/cpu-report.mjs "$AGENTDESK_TEST_CPU_LOG" 30 || true
+times > "$AGENTDESK_TEST_CPU_LOG" # this shell's children: both vitest processes and all they started
+echo "== CPU of the tests (user, system): $(tail -1 "$AGENTDESK_TEST_CPU_LOG"); wall ${SECONDS} s"
 rm -f "$AGENTDESK_TEST_CPU_LOG"
-echo "== CPU of the tests (user, system): $(times | tail -1); wall ${SECONDS} s"
 echo "== Node tests: exit $node_rc; Chromium tests: exit $chromium_rc"
 [ "$node_rc" = 0 ] && [ "$chromium_rc" = 0 ]

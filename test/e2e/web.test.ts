@@ -111,7 +111,7 @@ describe('web UI over the loopback WebSocket (real gateway, demo model)', () => 
 
     expect(problems).toEqual([]); // no CSP violations, no script errors
     await page.close();
-  });
+  }, 60_000); // a page, a demo turn and a reload: at load ~15 on 2 cores it ran out of 20 s
 
   it('refuses the WebSocket upgrade for a wrong or missing token, accepts the right one', async () => {
     expect(await wsUpgrade('0'.repeat(64))).toBe(401);
