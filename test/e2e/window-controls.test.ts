@@ -204,7 +204,22 @@ describe('settings that say what they did', () => {
 
 describe('providers', () => {
   it('a preset fills the form; a failed fetch says how to type the models; saved, then edited in place', async () => {
-    const page = await openApp(rig, SIZES[0], 'light');
+    // The app's socket through Playwright, so that the save's last request (app.info, after the saved row is shown)
+    // can be held back: an Edit clicked on the new row meanwhile must not be undone when the save ends.
+    let holdAppInfo = false;
+    const page = await rig.browser.newPage({ viewport: { ...SIZES[0] }, colorScheme: 'light' });
+    await page.routeWebSocket(/./, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        if (holdAppInfo && typeof m === 'string' && m.includes('"method":"app.info"')) {
+          holdAppInfo = false;
+          setTimeout(() => server.send(m), 1500);
+        } else server.send(m);
+      });
+      server.onMessage((m) => ws.send(m));
+    });
+    await page.goto(rig.web.url);
+    await page.locator('select[aria-label="Model"] option').first().waitFor({ state: 'attached', timeout: 20_000 });
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const form = page.getByRole('form', { name: 'Add a provider' });
     await form.getByLabel('Provider preset').selectOption('ollama');
@@ -222,16 +237,24 @@ describe('providers', () => {
     await form.getByLabel('Base URL').fill(modelsUrl);
     await form.getByRole('button', { name: 'Fetch model list' }).click();
     await expect.poll(() => form.getByLabel('Models').inputValue()).toBe('local-a\nlocal-b');
+    holdAppInfo = true;
     await form.getByRole('button', { name: 'Save provider' }).click();
     const row = page.locator('[data-testid="endpoint-row"][data-provider="ollama"]');
     await row.waitFor();
     expect(await row.textContent()).toContain('local-a, local-b');
-    // the save has finished once it empties the form (ProvidersSection's reset): an Edit clicked before that was undone
-    // by it on a loaded machine (the edit form never came)
-    await expect.poll(() => form.getByLabel('Provider name').inputValue()).toBe('');
-    // edit in place: drop a model
+    // edit in place, clicked while the save still waits for its last answer (held 1.5 s above): the save's end
+    // leaves the edit form alone
     await row.getByRole('button', { name: 'Edit ollama' }).click();
     const edit = page.getByRole('form', { name: 'Edit ollama' });
+    await edit.waitFor();
+    // the save has ended once the form's buttons are enabled again (its form reset would have come just before)
+    await expect
+      .poll(() => page.locator('form.endpoint-form button[type="submit"]').isEnabled(), { message: 'the edit form, its save button enabled once the save has ended' })
+      .toBe(true);
+    expect(holdAppInfo, 'the save asked for app.info after its row was shown').toBe(false);
+    expect(await edit.count(), 'the edit form is still open once the save has ended').toBe(1);
+    expect(await edit.getByLabel('Models').inputValue()).toBe('local-a\nlocal-b');
+    // drop a model
     expect(await edit.getByLabel('Provider name').isDisabled()).toBe(true);
     await edit.getByLabel('Models').fill('local-a');
     await edit.getByRole('button', { name: 'Save changes' }).click();

@@ -3,7 +3,7 @@
  * presets (OpenRouter, Ollama, LM Studio, vLLM, DeepSeek, Groq…), edited in place, removed; the key goes in the
  * same form; the model list is fetched from the server, and when that fails the form says how to type it.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { EndpointDto } from '../../../../../preload/contract.js';
 import { PROVIDER_PRESETS, type ProviderPreset } from '../../../lib/provider-presets.js';
 import { showView } from '../../../store/sessions-store.js';
@@ -30,6 +30,12 @@ export function ProvidersSection() {
   const [fetchProblem, setFetchProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
   const set = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
+  /**
+   * Counts the times the form was given another purpose (a preset chosen, a provider to edit): a save empties the form
+   * when it ends only if the person has not done so meanwhile — the saved row appears before the key is stored, and
+   * an Edit clicked on it then would otherwise be undone by the save's late reset.
+   */
+  const purpose = useRef(0);
 
   const choosePreset = (id: string) => {
     const p = PROVIDER_PRESETS.find((x) => x.id === id);
@@ -43,12 +49,14 @@ export function ProvidersSection() {
     setBuiltIn(undefined);
     setPreset(p);
     setEditing(undefined);
+    purpose.current++;
     let name = p.id;
     for (let i = 2; Object.hasOwn(view.providers, name); i++) name = `${p.id}-${i}`;
     setForm({ name, api: p.api, baseUrl: p.baseUrl, models: '', key: '' });
   };
 
   const edit = (name: string, ep: EndpointDto) => {
+    purpose.current++;
     setEditing(name);
     setPreset(PROVIDER_PRESETS.find((x) => x.baseUrl === ep.baseUrl));
     setBuiltIn(undefined);
@@ -70,6 +78,7 @@ export function ProvidersSection() {
     const keep = editing ? view.providers[editing]?.models ?? [] : [];
     // an edit keeps what is known of the models it keeps (context window, max tokens)
     const models = ids.map((id) => keep.find((m) => m.id === id) ?? { id });
+    const saving = purpose.current;
     setBusy(true);
     try {
       if (!(await saveEndpoint(name, { api: form.api, baseUrl: form.baseUrl.trim(), models }))) return;
@@ -79,7 +88,7 @@ export function ProvidersSection() {
         for (let i = 2; taken.has(label); i++) label = `key${i}`;
         if (!(await addKey(name, label, form.key.trim()))) return;
       }
-      reset();
+      if (purpose.current === saving) reset();
     } finally {
       setBusy(false);
     }
