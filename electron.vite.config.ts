@@ -48,8 +48,6 @@ export default defineConfig({
           // X2: a worker thread that prepares a turn's checkpoint beside the turn (main/checkpoints/prefetch.ts);
           // each entry above, and the command line (out/main/cli.cjs, scripts/build-cli.mjs), finds it beside itself.
           'checkpoint-worker': resolve('main/checkpoints/checkpoint-worker.ts'),
-          // …which bin/agentdesk.mjs starts for an `agent` turn before the command line's bundle loads.
-          'checkpoint-early': resolve('main/checkpoints/early.ts'),
         },
         // keytar is a native N-API module and an optional dependency: loaded from node_modules at run time (one
         // build serves Node and Electron); when it is missing the app and the CLI say "no keychain" plainly.

@@ -29,17 +29,6 @@ if (!existsSync(cli)) {
 globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
 // The bundle's import() of an ES-module package or a plugin file (see scripts/build-cli.mjs): a module's own import.
 globalThis.__agentdeskImport = (specifier) => import(specifier);
-// X2: an `agent` turn's checkpoint capture starts now, on the checkpoint worker, while the bundle below compiles
-// (main/checkpoints/early.ts: only for a folder checkpointed before with 2 000 entries or more; the gateway takes it
-// only if it is the capture it would make itself).
-if (process.argv[2] === 'agent') {
-  try {
-    const { startEarlyCapture } = await import('../out/main/checkpoint-early.js');
-    startEarlyCapture(process.argv.slice(3), new URL('../out/main/checkpoint-worker.js', import.meta.url));
-  } catch {
-    /* the gateway prepares the capture when it opens */
-  }
-}
 // The CommonJS build, compiled with V8's code cache (code-cache.mjs): most of a turn's start-up was compiling it.
 const { codeCacheDir, requireWithCodeCache } = await import('./code-cache.mjs');
 requireWithCodeCache(cli, codeCacheDir(), withStartupFlags);

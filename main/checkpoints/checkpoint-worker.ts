@@ -7,12 +7,11 @@
  * Messages in: { id, input: PrepareInput }. Out: { id, ok: true, prepared } or { id, ok: false, error }. Jobs run one
  * at a time, in order. A copy-on-write change (gate.ts) sends its pre-images for a capture in flight ({ ahead }, no
  * answer: applied when they arrive before the walk ends) or, when that was too late, asks for the answered capture to
- * be patched ({ id, patch }, answered like a capture). Started by the bin with `workerData.early` (early.ts), its first job (id 0) is that capture,
- * begun before the command line's bundle loads. The trees it has read stay cached (content-addressed, so never stale): in the app, the next
- * turn's capture does not read the last tree back.
+ * be patched ({ id, patch }, answered like a capture). The trees it has read stay cached (content-addressed, so never
+ * stale): in the app, the next turn's capture does not read the last tree back.
  */
 import { getPriority, setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import path from 'node:path';
 import { ObjectIndex } from './objects.js';
 import type { PreImage } from './patch.js';
@@ -103,8 +102,6 @@ function run(job: WorkerJob | PatchJob): void {
   });
 }
 
-const early = (workerData as { early?: PrepareInput } | null)?.early;
-if (early) run({ id: 0, input: early });
 port.on('message', (m: WorkerJob | PatchJob | PatchAhead) => {
   if ('ahead' in m) {
     if (m.ahead.job > lastCapture) ahead.set(m.ahead.job, { preimages: m.ahead.preimages, patchId: m.ahead.patchId });

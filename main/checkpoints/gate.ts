@@ -84,6 +84,13 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     go?.();
   };
   const { prefetch } = deps;
+  /**
+   * Captures to start when their run first waits for its model, by run (`waiting`): the worker thread is not started
+   * yet. Its start (Node's bootstrap of the thread, ≈ 100 ms of CPU) and the walk would otherwise run beside the run's
+   * own setup — in the CLI the loading of the provider's SDK and the first request, which they slowed by ≈ 40 ms on a
+   * 2-core machine — where while the request is out the process has little else to do.
+   */
+  const coldStarts = new Map<string, () => void>();
   if (deps.events) {
     deps.events((e) => {
       if (e.stream !== 'lifecycle') return;
@@ -98,7 +105,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
         const prepare = () => {
           if (prefetch.start(e.runId, deps.root())) prepared.set(e.runId, changes);
         };
-        if (changing.size === 0) return prepare();
+        if (changing.size === 0) return prefetch.warm() ? prepare() : void coldStarts.set(e.runId, prepare);
         // Another run may be changing the folder right now: this run's capture is taken at its gate. If those runs
         // have all ended and only their commits are in flight (the same chat's next message, sent at once), it is
         // prepared when they are in — unless the run has reached its gate by then or another run changes the folder.
@@ -108,6 +115,7 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
           if (live(e.runId) && changing.size === 0 && !taken.has(e.runId) && !prefetch.has(e.runId)) prepare();
         });
       } else if (d.phase === 'end' || d.phase === 'error') {
+        coldStarts.delete(e.runId);
         if (!commits.has(e.runId)) changing.delete(e.runId);
         prepared.delete(e.runId);
         prefetch.drop(e.runId);
@@ -191,6 +199,13 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
     return Promise.resolve();
   };
   gate.waiting = (runId) => {
+    const cold = coldStarts.get(runId);
+    if (cold) {
+      coldStarts.delete(runId);
+      // Still the folder as this run found it: no other run has changed it since, nor has this one reached its gate.
+      forgetEnded();
+      if (live(runId) && changing.size === 0 && !taken.has(runId) && !prefetch!.has(runId)) cold();
+    }
     // After this turn of the event loop: the model call that announced itself has been sent by then.
     if (deferred.has(runId)) setImmediate(() => release(runId));
   };

@@ -25,8 +25,6 @@ export interface OpenedCheckpoints {
   notices: string[];
   /** The engine's gate; with `events`, each turn's capture is prepared on the checkpoint worker from the run's start. */
   gate(deps: Pick<GateDeps, 'run' | 'root' | 'events'>): ReturnType<typeof createCheckpointGate>;
-  /** The CLI: starts preparing the coming turn's capture of `root` now (when checkpoints are on). */
-  prefetchEarly(root: string): void;
   /** Waits for a checkpoint still committing, then stops the checkpoint worker (a capture in flight is thrown away). */
   close(): Promise<void>;
   /** Removes a deleted session's checkpoints (unless the key is in use again). */
@@ -69,9 +67,6 @@ export async function openCheckpoints(o: {
     service,
     notices,
     gate: (deps) => createCheckpointGate({ store, enabled: () => o.config().checkpoints.enabled, ...deps, ...(deps.events ? { prefetch } : {}) }),
-    prefetchEarly: (root) => {
-      if (o.config().checkpoints.enabled) prefetch.startEarly(root);
-    },
     close: async () => {
       await store.settled();
       await prefetch.close();

@@ -1,13 +1,14 @@
 /**
- * X2: a turn's capture prepared beside the turn. When a run starts (before its first model call) the checkpoint
- * worker (checkpoint-worker.ts, a worker thread: the machine's other core) walks the folder and stores what changed
- * in a temporary pack; at the run's first mutating tool call the gate (gate.ts) takes the result and the store
- * commits it under its lock in a few file operations (prepare.ts). The main thread — in a CLI process also busy
- * loading the provider SDK — no longer pays the walk of a large folder on the turn's path.
+ * X2: a turn's capture prepared beside the turn. When a run starts — or, while the worker thread is not started yet
+ * (every CLI turn, the app's first), when the run first waits for its model (gate.ts) — the checkpoint worker
+ * (checkpoint-worker.ts, a worker thread: the machine's other core) walks the folder and stores what changed in a
+ * temporary pack; at the run's first mutating tool call the gate takes the result and the store commits it under its
+ * lock in a few file operations (prepare.ts). The main thread no longer pays the walk of a large folder on the turn's
+ * path.
  *
- * What the checkpoint then records is the folder as it was when the turn started. Between that moment and the first
- * mutating call the agent itself changes nothing (every tool that changes the folder passes the gate first); only
- * the person (or another program) can, and restoring that turn takes such a change back too. The gate throws the
+ * What the checkpoint then records is the folder as it was when the capture started. Between that moment and the
+ * turn's first mutating call the agent itself changes nothing (every tool that changes the folder passes the gate
+ * first); only the person (or another program) can, and restoring that turn takes such a change back too. The gate throws the
  * prepared capture away and captures again when another run of this process changed the folder in between, or the
  * folder was checkpointed meanwhile (the store's pointer moved).
  *
@@ -25,11 +26,11 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { abortPack, newPackId } from './objects.js';
 import type { PreImage } from './patch.js';
-import type { Prepared, PrepareInput } from './prepare.js';
+import type { Prepared } from './prepare.js';
 import type { CheckpointStore } from './store.js';
-import { EARLY_CAPTURE_KEY, PREFETCH_MIN_ENTRIES, startNicedWorker, type EarlyCapture } from './early.js';
+import { PREFETCH_MIN_ENTRIES, startNicedWorker } from './worker-start.js';
 
-export { PREFETCH_MIN_ENTRIES } from './early.js';
+export { PREFETCH_MIN_ENTRIES } from './worker-start.js';
 
 /** What the prefetcher needs of a worker thread (a test may pass its own). */
 export type WorkerLike = Pick<Worker, 'postMessage' | 'on' | 'terminate' | 'ref' | 'unref'>;
@@ -54,23 +55,6 @@ function spawnCheckpointWorker(): WorkerLike | undefined {
     return undefined;
   }
 }
-
-/** The key of a capture started before its run (startEarly). */
-const EARLY = '\0early';
-/** The capture the bin started before the bundle loaded (early.ts), until startEarly claims or refuses it. */
-const ADOPTED = '\0adopted';
-
-/** The early capture the bin left (taken once: the first prefetcher of the process adopts it). */
-function takeEarlyCapture(): EarlyCapture | undefined {
-  const g = globalThis as Record<string, unknown>;
-  const early = g[EARLY_CAPTURE_KEY] as EarlyCapture | undefined;
-  delete g[EARLY_CAPTURE_KEY];
-  return early;
-}
-
-/** The fields of a capture's input that decide what it captures (the same ones: the same checkpoint). */
-const inputKey = (i: Pick<PrepareInput, 'dir' | 'root' | 'limits' | 'exclude' | 'racyMs'>) =>
-  JSON.stringify([i.dir, i.root, i.limits.maxFileBytes, i.limits.maxTotalBytes, i.limits.maxEntries, i.exclude, i.racyMs ?? null]);
 
 interface Job {
   resolve: (p: Prepared) => void;
@@ -108,32 +92,7 @@ export class CheckpointPrefetcher {
   private readonly jobs = new Map<number, Job>();
   private readonly runs = new Map<string, RunPrefetch>();
 
-  /** The input of the adopted early capture (compared with the gateway's own in startEarly). */
-  private earlyInput: PrepareInput | undefined;
-
-  constructor(private readonly o: PrefetchOptions) {
-    if (!o.spawn) this.adopt(takeEarlyCapture());
-  }
-
-  /**
-   * Takes over the worker the bin started (early.ts) and its capture in flight (job 0): kept under ADOPTED until
-   * startEarly says whether it is the capture the gateway would make (else it is thrown away, its pack removed).
-   */
-  private adopt(early: EarlyCapture | undefined): void {
-    if (!early) return;
-    if (early.failed) {
-      void early.worker.terminate();
-      abortPack(this.o.store.packsDir, early.input.packId);
-      return;
-    }
-    for (const [event, listener] of Object.entries(early.listeners)) early.worker.off(event, listener);
-    const result = new Promise<Prepared>((resolve, reject) => this.jobs.set(0, { resolve, reject, packId: early.input.packId }));
-    this.listen(early.worker);
-    early.worker.ref(); // job 0 in flight
-    this.earlyInput = { ...early.input };
-    this.runs.set(ADOPTED, track({ root: early.input.root, result: result.catch(() => undefined), job: 0 }));
-    for (const m of early.messages) early.worker.emit('message', m);
-  }
+  constructor(private readonly o: PrefetchOptions) {}
 
   private ensureWorker(): WorkerLike | undefined {
     if (this.worker || this.off) return this.worker;
@@ -182,20 +141,16 @@ export class CheckpointPrefetcher {
   }
 
   /**
-   * Starts preparing the capture of `root` for `runId` (false: not worth it here, or no worker). A capture started
-   * early (`startEarly`, the CLI) for the same folder becomes this run's.
+   * Whether the worker thread is running (a capture starts on it at once). Until the first capture it is not: starting
+   * it costs ≈ 100 ms of CPU (Node's bootstrap of the thread), so the gate starts a run's capture when the run first
+   * waits for its model rather than while it is being set up (gate.ts).
    */
+  warm(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** Starts preparing the capture of `root` for `runId` (false: not worth it here, or no worker). */
   start(runId: string, root: string): boolean {
-    if (runId === EARLY && this.claimAdopted(root)) return true;
-    const early = this.runs.get(EARLY);
-    if (early && runId !== EARLY) {
-      this.runs.delete(EARLY);
-      if (early.root === root && !this.runs.has(runId)) {
-        this.runs.set(runId, early);
-        return true;
-      }
-      this.discard(early);
-    }
     if (this.off || this.runs.has(runId)) return false;
     const entries = this.o.store.latestEntries(root);
     if (entries === undefined || entries < (this.o.minEntries ?? PREFETCH_MIN_ENTRIES)) return false;
@@ -214,30 +169,6 @@ export class CheckpointPrefetcher {
     }
     this.runs.set(runId, track({ root, result: result.catch(() => undefined), job: id }));
     return true;
-  }
-
-  /**
-   * The adopted early capture becomes the coming turn's when it was asked for exactly what the gateway captures now
-   * (true); else it is thrown away (false) and the caller starts its own.
-   */
-  private claimAdopted(root: string): boolean {
-    const adopted = this.runs.get(ADOPTED);
-    if (!adopted) return false;
-    this.runs.delete(ADOPTED);
-    if (this.earlyInput && inputKey(this.earlyInput) === inputKey(this.o.store.prepareInput(root)) && !this.runs.has(EARLY)) {
-      this.runs.set(EARLY, adopted);
-      return true;
-    }
-    this.discard(adopted);
-    return false;
-  }
-
-  /**
-   * The CLI: starts the capture of the coming turn as soon as its folder is known (while the gateway and the run
-   * are set up), for the next run that starts in `root`.
-   */
-  startEarly(root: string): boolean {
-    return this.start(EARLY, root);
   }
 
   /** Whether a capture is being prepared for `runId`. */

@@ -72,7 +72,6 @@ export async function runAgentCommand(args: AgentArgs, io: Io): Promise<number> 
     effectiveConfig: config,
     settings,
     approvalMode,
-    prefetchCheckpoint: !isCommand,
   }).catch((err: Error) => {
     throw new UsageError(err.message);
   });

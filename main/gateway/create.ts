@@ -153,7 +153,6 @@ export async function createAppGateway(opts: GatewayOptions): Promise<AppGateway
   // X2: the workspace is checkpointed before each turn's first change; an operation a killed process left
   // half-done is finished first (and said on stderr).
   const checkpoints = await openCheckpoints({ home: opts.home, sessions: store, config: () => config });
-  if (opts.prefetchCheckpoint) checkpoints.prefetchEarly(workspace);
   // X1: MCP servers, one client each for every run of this gateway; secrets from their own keychain service.
   const openMcpSecrets = openOnce(opts.openMcpSecrets ?? (() => openKeychain({ service: MCP_KEYCHAIN_SERVICE })));
   const mcp = new McpManager({

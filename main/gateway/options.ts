@@ -48,9 +48,4 @@ export interface GatewayOptions {
   openMcpSecrets?: () => Promise<SecretStore>;
   /** X1 OAuth: opens a consent URL in the system browser (the desktop app); elsewhere Settings shows the link. */
   openUrl?: (url: string) => void;
-  /**
-   * X2, the CLI (one turn per process): the turn's checkpoint capture starts on the checkpoint worker as soon as the
-   * gateway opens, not at the run's start — the folder as it was when the command started.
-   */
-  prefetchCheckpoint?: boolean;
 }

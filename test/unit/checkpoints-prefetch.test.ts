@@ -1,9 +1,11 @@
 /**
- * X2: a turn's capture prepared on the checkpoint worker from the run's start (prefetch.ts, checkpoint-worker.ts,
+ * X2: a turn's capture prepared on the checkpoint worker beside the run (prefetch.ts, gate.ts, checkpoint-worker.ts,
  * prepare.ts), through the real gate and store and a real worker thread (the worker's TypeScript source, loaded
  * through tsx: the built app loads out/main/checkpoint-worker.js instead, see test/integration/cli-checkpoints).
  *
- * - The record is of the folder as it was when the run started: a file the agent then writes is captured with its
+ * - The worker thread is started when a run first waits for its model (its start is CPU the run's own setup needs),
+ *   and once it runs a capture starts with its run.
+ * - The record is of the folder as it was when the capture started: a file the agent then writes is captured with its
  *   pre-write content (and a file the person changed after the start is recorded as it was at the start).
  * - A run that ends without a mutating call records nothing, and the worker's temporary pack is removed — also when
  *   the run ends before the worker answers, and when the worker is stopped mid-capture.
@@ -67,7 +69,7 @@ async function setup(o: { spawn?: () => WorkerLike | undefined } = {}) {
     const e = store.loadTree(tree).entries.find((x) => x.p === p);
     return e?.h ? (await store.readObject(e.h)).toString('utf8') : undefined;
   };
-  return { root, store, prefetch, runs, lifecycle, call, emitted, answeredTimes, tmpFiles, contentOf, errors, spawned };
+  return { root, store, prefetch, runs, lifecycle, gate, call, emitted, answeredTimes, tmpFiles, contentOf, errors, spawned };
 }
 
 describe('a turn capture prepared on the checkpoint worker', () => {
@@ -123,6 +125,55 @@ describe('a turn capture prepared on the checkpoint worker', () => {
       await h.prefetch.close(); // mid-capture: the thread is stopped and its pack removed
       expect(h.tmpFiles()).toEqual([]);
       expect(h.store.list('s')).toEqual([]);
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
+  it('the worker thread is started when a run first waits for its model, not at its start; once running, a capture starts with its run', async () => {
+    const h = await setup();
+    try {
+      // A run that ends before its first model call (a refused request, a stop) starts nothing.
+      h.lifecycle('r0', 'start', { modelWait: false });
+      h.lifecycle('r0', 'end');
+      h.gate.waiting?.('r0');
+      expect(h.spawned).toHaveLength(0);
+      h.lifecycle('r1', 'start', { modelWait: false });
+      expect(h.spawned).toHaveLength(0);
+      expect(h.prefetch.has('r1')).toBe(false);
+      h.gate.waiting?.('r1'); // the run's first model call
+      expect(h.spawned).toHaveLength(1);
+      expect(h.prefetch.has('r1')).toBe(true);
+      await h.answeredTimes(1);
+      h.gate.waiting?.('r1'); // its later model calls start nothing more
+      await h.call('r1');
+      h.lifecycle('r1', 'end');
+      expect(h.store.list('s')[0]!.takenAt).toBeDefined();
+      // The thread runs now: the next run's capture starts with the run.
+      h.lifecycle('r2', 'start', { modelWait: false });
+      expect(h.prefetch.has('r2')).toBe(true);
+      expect(h.spawned).toHaveLength(1);
+      await h.answeredTimes(2);
+      await h.call('r2');
+      h.lifecycle('r2', 'end');
+      expect(h.store.list('s')[1]!.takenAt).toBeDefined();
+      expect(h.tmpFiles()).toEqual([]);
+    } finally {
+      await h.prefetch.close();
+    }
+  });
+
+  it('a run whose folder another run changes before its first model call gets no capture from that call', async () => {
+    const h = await setup();
+    try {
+      h.runs.other = { sessionId: 'id-other', message: 'other', startedAt: Date.now() };
+      h.lifecycle('r1', 'start', { modelWait: false });
+      await h.call('other', 'other-session'); // another run passes its gate meanwhile (it may be changing the folder)
+      h.gate.waiting?.('r1');
+      expect(h.prefetch.has('r1')).toBe(false);
+      await h.call('r1'); // captured at the gate instead
+      h.lifecycle('r1', 'end');
+      expect(h.store.list('s')[0]!.takenAt).toBeUndefined();
     } finally {
       await h.prefetch.close();
     }
