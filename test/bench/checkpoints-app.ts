@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { createAppGateway } from '../../main/gateway/create.js';
 import { setCheckpointWorkerScript } from '../../main/checkpoints/prefetch.js';
 import { makeWorkspace, type CheckpointRow, type WriteTurnModel } from './checkpoints.js';
+import { median, pairedRounds } from './stats.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -26,11 +27,6 @@ const PAUSE_MS = Number(process.env.BENCH_PAUSE_MS ?? 1000);
 
 type Gateway = Awaited<ReturnType<typeof createAppGateway>>;
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 function configure(home: string, baseUrl: string, enabled: boolean): void {
   writeFileSync(
@@ -72,23 +68,10 @@ export async function appWriteTurnRows(models: WriteTurnModel[], files: number, 
       try {
         // Warm-up (the session's first snapshot, when the store is empty, reads every file; JIT, sockets).
         for (const k of kinds) await turn(gateways[k]);
-        const on: number[] = [];
-        const off: number[] = [];
-        const ratios: number[] = [];
-        for (let r = 0; r < rounds; r++) {
-          const order = r % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-          const t: Record<string, number> = {};
-          for (const k of order) {
-            await new Promise((r) => setTimeout(r, PAUSE_MS)); // the person reads the reply (not timed)
-            t[k] = await turn(gateways[k]);
-          }
-          on.push(t.on!);
-          off.push(t.off!);
-          ratios.push(t.on! / t.off!);
-        }
-        const added = median(on.map((x, r) => x - off[r]!)) * 1000;
+        // Between turns the person reads the reply (not timed).
+        const { on, off, ratio, added: addedS } = await pairedRounds(rounds, (k) => turn(gateways[k]), () => new Promise((r) => setTimeout(r, PAUSE_MS)));
+        const added = addedS * 1000;
         const instant = model.firstByteMs === 0;
-        const ratio = median(ratios);
         rows.push({
           what: instant
             ? `app turn with a write, checkpoints on, a model that answers at once — worst case (${label}, ${rounds} rounds)`

@@ -18,6 +18,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointStore } from '../../main/checkpoints/store.js';
+import { median, pairedRounds } from './stats.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -31,11 +32,6 @@ export interface CheckpointRow {
   ok?: boolean;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** `files` files of `size` bytes (random, so nothing dedupes) in 100 folders, an hour old. */
 export function makeWorkspace(files: number, size: number): string {
@@ -146,19 +142,8 @@ async function writeTurnRows(models: WriteTurnModel[], files: number, size: numb
         await turn('on');
         await turn('off');
       }
-      const ratios: number[] = [];
-      const on: number[] = [];
-      const off: number[] = [];
-      for (let r = 0; r < rounds; r++) {
-        const order = r % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-        const t: Record<string, number> = {};
-        for (const k of order) t[k] = await turn(k);
-        on.push(t.on!);
-        off.push(t.off!);
-        ratios.push(t.on! / t.off!);
-      }
-      const ratio = median(ratios);
-      const added = median(on.map((x, r) => x - off[r]!)) * 1000;
+      const { on, off, ratio, added: addedS } = await pairedRounds(rounds, turn);
+      const added = addedS * 1000;
       const instant = model.firstByteMs === 0;
       rows.push({
         what: instant

@@ -48,6 +48,7 @@ import { SessionStore } from '../../main/sessions/store.js';
 import { checkpointRows } from './checkpoints.js';
 import { appCheckpointRows } from './checkpoints-app.js';
 import { mcpRows } from './mcp.js';
+import { median } from './stats.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -66,11 +67,6 @@ const LANE_SESSIONS = 50;
 const MAX_CONCURRENT = 4;
 const SOAK_RUNS = Number(process.env.BENCH_SOAK_RUNS ?? 1000);
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** A full GC (the flag is set at run time, so `npm run bench` needs no node option). */
 setFlagsFromString('--expose-gc');
