@@ -1,9 +1,10 @@
 /**
  * X2 retention: which records of a session's log are kept (pure, table-tested), the logs of sessions that are gone,
  * and garbage collection of trees and packs nothing references any more (mark and sweep under the store lock; a pack
- * that is mostly dead is repacked).
+ * that is mostly dead is repacked). A turn that drops a checkpoint collects only once the trees nothing references
+ * are worth it (`collectionDue`), so a full session does not pay a whole mark and sweep every turn.
  */
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { safeReaddir, sweepStaleTemporaries } from './layout.js';
 import { logSessionKey, readLog, rewriteLog, type CheckpointRecord, type LogRecord, type RestoreRecord } from './log.js';
@@ -49,6 +50,8 @@ export interface StoreFiles {
   workspacesDir: string;
   index: ObjectIndex;
   treeFiles: TreeFiles;
+  /** What the last collection left that nothing names (`gc.json`: the bases live deltas need), for `collectionDue`. */
+  stateFile: string;
 }
 
 /** Trees on disk: by their JSON, or by a binary copy left without it (collected like any tree nothing names). */
@@ -130,9 +133,8 @@ export function markLive(trees: Pick<TreeFiles, 'stored'>, liveTrees: Set<string
   return live;
 }
 
-async function collectGarbage(s: StoreFiles, p: { logs: LogRecord[][]; pointers: string[] }): Promise<{ trees: number; packs: number; repacked: number }> {
-  const liveTrees = new Set<string>(p.pointers);
-  for (const log of p.logs) for (const r of log) if (r.type === 'checkpoint') liveTrees.add(r.tree);
+async function collectGarbage(s: StoreFiles, named: ReadonlySet<string>): Promise<{ trees: number; packs: number; repacked: number }> {
+  const liveTrees = new Set<string>(named);
   const live = markLive(s.treeFiles, liveTrees);
   let trees = 0;
   for (const id of treeIds(s.treesDir)) {
@@ -141,6 +143,10 @@ async function collectGarbage(s: StoreFiles, p: { logs: LogRecord[][]; pointers:
       trees++;
     }
   }
+  // What stays without a name: the bases of live deltas (the next `collectionDue` does not count them as garbage).
+  let left = 0;
+  for (const id of liveTrees) if (!named.has(id)) left++;
+  writeGcState(s.stateFile, { left });
   let packs = 0;
   let repacked = 0;
   // A content may be in several packs (a snapshot dedupes only against the indexes it loaded): the packs with the
@@ -186,24 +192,89 @@ async function collectGarbage(s: StoreFiles, p: { logs: LogRecord[][]; pointers:
   return { trees, packs, repacked };
 }
 
+/** The trees the session logs and the workspace pointers name (what a collection keeps, with their deltas' bases). */
+function namedTrees(s: StoreFiles): Set<string> {
+  const named = new Set<string>();
+  for (const n of safeReaddir(s.sessionsDir)) {
+    if (n.endsWith('.jsonl')) for (const r of readLog(path.join(s.sessionsDir, n))) if (r.type === 'checkpoint') named.add(r.tree);
+  }
+  for (const n of safeReaddir(s.workspacesDir)) {
+    if (!n.endsWith('.json')) continue;
+    try {
+      named.add((JSON.parse(readFileSync(path.join(s.workspacesDir, n), 'utf8')) as { tree: string }).tree);
+    } catch {
+      /* unreadable pointer: names nothing */
+    }
+  }
+  return named;
+}
+
 /**
  * Collects what no session log and no workspace pointer references (the caller holds the store lock), and temporary
  * packs a killed process left.
  */
-export async function collectStore(s: StoreFiles): Promise<void> {
-  const logs = safeReaddir(s.sessionsDir).filter((n) => n.endsWith('.jsonl')).map((n) => readLog(path.join(s.sessionsDir, n)));
-  const pointers = safeReaddir(s.workspacesDir)
-    .filter((n) => n.endsWith('.json'))
-    .flatMap((n) => {
-      try {
-        return [(JSON.parse(readFileSync(path.join(s.workspacesDir, n), 'utf8')) as { tree: string }).tree];
-      } catch {
-        return [];
-      }
-    });
+export async function collectStore(s: StoreFiles, named = namedTrees(s)): Promise<void> {
   s.index.refresh();
-  await collectGarbage(s, { logs, pointers });
+  await collectGarbage(s, named);
   sweepStaleTemporaries(s.packsDir, Date.now(), STALE_TEMPORARY_MS);
+}
+
+/** Share of `keep` a collection waits for: the trees of this many dropped checkpoints (at least one) are collected together. */
+export const COLLECT_SHARE = 0.1;
+
+/**
+ * Whether the trees nothing names are worth a collection (pure, table-tested): `unnamed` tree files on disk, of which
+ * the last collection left `left` (bases live deltas need: never garbage, at most one per named tree — a larger or
+ * unreadable figure counts as that bound or 0), against a tenth of `keep`. Garbage only comes with a tree that lost
+ * its name (a dropped checkpoint, a moved pointer, a snapshot killed before its record), so what waits is at most the
+ * trees — and the contents only they held — of that many checkpoints.
+ */
+export function collectionDue(o: { unnamed: number; left: number; named: number; keep: number }): boolean {
+  const left = Number.isSafeInteger(o.left) && o.left > 0 ? Math.min(o.left, o.named) : 0;
+  return o.unnamed - left >= Math.max(1, Math.ceil(o.keep * COLLECT_SHARE));
+}
+
+function readGcState(file: string): { left: number } {
+  try {
+    const j = JSON.parse(readFileSync(file, 'utf8')) as { left?: unknown };
+    return { left: typeof j.left === 'number' ? j.left : 0 };
+  } catch {
+    return { left: 0 };
+  }
+}
+
+/** Replaced atomically (no fsync: a lost or stale figure only moves the next collection by a bounded amount). */
+function writeGcState(file: string, state: { left: number }): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+/**
+ * Collects when `collectionDue` says the unnamed trees are worth it (`keep` 0: as soon as there is one). Costs a
+ * listing of the trees and a read of the logs and pointers when it does not: the mark (every kept tree and every pack
+ * index read) is paid once per tenth of `keep` dropped checkpoints instead of at every turn of a full session.
+ */
+export async function collectIfDue(s: StoreFiles, keep: number): Promise<boolean> {
+  const named = namedTrees(s);
+  if (!dueFor(s, named, keep)) return false;
+  await collectStore(s, named);
+  return true;
+}
+
+function dueFor(s: StoreFiles, named: ReadonlySet<string>, keep: number): boolean {
+  let unnamed = 0;
+  for (const id of treeIds(s.treesDir)) if (!named.has(id)) unnamed++;
+  return collectionDue({ unnamed, left: readGcState(s.stateFile).left, named: named.size, keep });
+}
+
+/** Something dropped waits for a collection (a look without the lock: `collectIfDue(s, 0)` would collect). */
+export function collectionWaiting(s: StoreFiles): boolean {
+  try {
+    return dueFor(s, namedTrees(s), 0);
+  } catch {
+    return true; // a log or tree listing changing under the look: ask under the lock
+  }
 }
 
 /** The session logs in `sessionsDir` of sessions that no longer exist (`isLive` false), last written over `minAgeMs` ago. */

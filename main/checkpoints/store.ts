@@ -6,6 +6,7 @@
  *   sessions/<hash>.jsonl       each session's checkpoints and restores (log.ts)
  *   workspaces/<hash>.json      the latest tree of each workspace: the stat cache of the next snapshot
  *   journal.json                the operation in progress (crash recovery)
+ *   gc.json                     what the last garbage collection left unnamed (when the next one is due, retention.ts)
  *
  * Why a content-addressed store of our own and not a shadow git (a second GIT_DIR with core.worktree, as Cline
  * does): no git is needed on the person's machine; the person's `.git` is never opened at all (a shadow git still
@@ -38,7 +39,7 @@ import { clearJournal, diskUsage, keyHash, newCheckpointId, writeJournal } from 
 import { applyStored, previewRestore, restoreLocked, type RestorePreview } from './restore.js';
 import type { Tree } from './tree.js';
 import { TreeFiles } from './tree-files.js';
-import { collectStore, pruneLog, staleSessionLogs } from './retention.js';
+import { collectIfDue, collectionWaiting, collectStore, pruneLog, staleSessionLogs, type StoreFiles } from './retention.js';
 
 export { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions, type SwitchConversation } from './store-types.js';
 export { StalePreparedError } from './prepare.js';
@@ -341,13 +342,22 @@ export class CheckpointStore {
     );
   }
 
+  /**
+   * Drops what the session no longer keeps from its log (at once: what can be listed and restored), and collects
+   * once the trees nothing names are worth it (a tenth of `keep`; retention.ts `collectIfDue`).
+   */
   private async retainLocked(sessionKey: string): Promise<void> {
-    if (pruneLog(this.logFile(sessionKey), { keep: this.settings.keep, maxAgeMs: this.settings.maxAgeMs, now: this.now() })) await this.gcLocked();
+    const { keep, maxAgeMs } = this.settings;
+    if (pruneLog(this.logFile(sessionKey), { keep, maxAgeMs, now: this.now() })) await collectIfDue(this.storeFiles(), keep);
+  }
+
+  private storeFiles(): StoreFiles {
+    return { packsDir: this.packsDir, treesDir: this.treesDir, sessionsDir: this.sessionsDir, workspacesDir: this.workspacesDir, index: this.index, treeFiles: this.treeFiles, stateFile: path.join(this.dir, 'gc.json') };
   }
 
   /** Collects what nothing references any more (retention.ts). */
   private gcLocked(): Promise<void> {
-    return collectStore({ packsDir: this.packsDir, treesDir: this.treesDir, sessionsDir: this.sessionsDir, workspacesDir: this.workspacesDir, index: this.index, treeFiles: this.treeFiles });
+    return collectStore(this.storeFiles());
   }
 
   /**
@@ -381,7 +391,21 @@ export class CheckpointStore {
     return this.locked(async () => undefined);
   }
 
-  /** Bytes the store takes on disk. */
+  /**
+   * Bytes the kept checkpoints take on disk (Settings): what dropped checkpoints left waiting for a collection is
+   * collected first, so the figure never counts it.
+   */
+  async usage(): Promise<{ bytes: number; sessions: number }> {
+    // Looked at without the lock first: the usual case (nothing waiting, or no store yet) neither waits for a turn's
+    // snapshot nor creates the store.
+    if (!existsSync(this.dir) || !collectionWaiting(this.storeFiles())) return this.diskUsage();
+    return this.locked(async () => {
+      await collectIfDue(this.storeFiles(), 0);
+      return this.diskUsage();
+    });
+  }
+
+  /** Bytes the store takes on disk now (garbage not collected yet included). */
   diskUsage(): { bytes: number; sessions: number } {
     return diskUsage([this.packsDir, this.treesDir, this.sessionsDir, this.workspacesDir], this.sessionsDir);
   }

@@ -62,7 +62,7 @@ export function checkpointMethods(deps: CheckpointMethodDeps) {
         refuseIfBusy(p.sessionKey);
         return deps.service.undo(p.sessionKey);
       }),
-    'checkpoints.usage': async () => deps.store.diskUsage(),
+    'checkpoints.usage': () => deps.store.usage(),
   };
   return validatedMethods<typeof schemas, { [M in CheckpointMethod]: Methods[M][1] }>(schemas, handlers);
 }
