@@ -1,8 +1,9 @@
 /**
  * X2 retention: which records of a session's log are kept (pure, table-tested), the logs of sessions that are gone,
  * and garbage collection of trees and packs nothing references any more (mark and sweep under the store lock; a pack
- * that is mostly dead is repacked). A turn that drops a checkpoint collects only once the trees nothing references
- * are worth it (`collectionDue`), so a full session does not pay a whole mark and sweep every turn.
+ * that is mostly dead is repacked). A turn that drops checkpoints collects only once a tenth of `keep` dropped
+ * checkpoints wait (`collectionDue`, counted in `gc.json`), so a full session does not pay a whole mark and sweep
+ * at every turn.
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,11 +34,16 @@ function pruneRecords(records: readonly LogRecord[], o: { keep: number; maxAgeMs
   );
 }
 
-/** Drops from a session's log what `pruneRecords` does not keep; true when something was dropped (then collect). */
-export function pruneLog(file: string, o: { keep: number; maxAgeMs: number; now: number }): boolean {
+/**
+ * Drops from a session's log what `pruneRecords` does not keep; true when something was dropped. `beforeRewrite` is
+ * told how many checkpoints go before the log loses them (`countDropped`: a kill in between over-counts, never under).
+ */
+export function pruneLog(file: string, o: { keep: number; maxAgeMs: number; now: number }, beforeRewrite?: (checkpoints: number) => void): boolean {
   const all = readLog(file);
   const kept = pruneRecords(all, o);
   if (kept.length === all.length) return false;
+  const ids = new Set(kept.map((r) => r.id));
+  beforeRewrite?.(all.filter((r) => r.type === 'checkpoint' && !ids.has(r.id)).length);
   rewriteLog(file, kept);
   return true;
 }
@@ -50,7 +56,7 @@ export interface StoreFiles {
   workspacesDir: string;
   index: ObjectIndex;
   treeFiles: TreeFiles;
-  /** What the last collection left that nothing names (`gc.json`: the bases live deltas need), for `collectionDue`. */
+  /** `gc.json`: the checkpoints dropped since the last collection (`countDropped`, `collectionDue`). */
   stateFile: string;
 }
 
@@ -143,10 +149,6 @@ async function collectGarbage(s: StoreFiles, named: ReadonlySet<string>): Promis
       trees++;
     }
   }
-  // What stays without a name: the bases of live deltas (the next `collectionDue` does not count them as garbage).
-  let left = 0;
-  for (const id of liveTrees) if (!named.has(id)) left++;
-  writeGcState(s.stateFile, { left });
   let packs = 0;
   let repacked = 0;
   // A content may be in several packs (a snapshot dedupes only against the indexes it loaded): the packs with the
@@ -211,70 +213,55 @@ function namedTrees(s: StoreFiles): Set<string> {
 
 /**
  * Collects what no session log and no workspace pointer references (the caller holds the store lock), and temporary
- * packs a killed process left.
+ * packs a killed process left; then nothing dropped waits any more (`gc.json` back to 0, after the sweep: a kill
+ * before it only collects again).
  */
-export async function collectStore(s: StoreFiles, named = namedTrees(s)): Promise<void> {
+export async function collectStore(s: StoreFiles): Promise<void> {
+  const named = namedTrees(s);
   s.index.refresh();
   await collectGarbage(s, named);
   sweepStaleTemporaries(s.packsDir, Date.now(), STALE_TEMPORARY_MS);
+  writeDropped(s.stateFile, 0);
 }
 
-/** Share of `keep` a collection waits for: the trees of this many dropped checkpoints (at least one) are collected together. */
+/** Share of `keep` a collection waits for: the checkpoints of this many drops (at least one) are collected together. */
 export const COLLECT_SHARE = 0.1;
 
 /**
- * Whether the trees nothing names are worth a collection (pure, table-tested): `unnamed` tree files on disk, of which
- * the last collection left `left` (bases live deltas need: never garbage, at most one per named tree — a larger or
- * unreadable figure counts as that bound or 0), against a tenth of `keep`. Garbage only comes with a tree that lost
- * its name (a dropped checkpoint, a moved pointer, a snapshot killed before its record), so what waits is at most the
- * trees — and the contents only they held — of that many checkpoints.
+ * Whether the checkpoints dropped since the last collection are worth one (pure, table-tested): a tenth of `keep`, at
+ * least one. So what waits is at most the trees of that many checkpoints and the contents only they held (the store
+ * holds at most a tenth more checkpoints' worth than it keeps), and the mark — every kept tree and every pack index
+ * read — is paid once per that many drops instead of at every turn of a full session.
  */
-export function collectionDue(o: { unnamed: number; left: number; named: number; keep: number }): boolean {
-  const left = Number.isSafeInteger(o.left) && o.left > 0 ? Math.min(o.left, o.named) : 0;
-  return o.unnamed - left >= Math.max(1, Math.ceil(o.keep * COLLECT_SHARE));
-}
-
-function readGcState(file: string): { left: number } {
-  try {
-    const j = JSON.parse(readFileSync(file, 'utf8')) as { left?: unknown };
-    return { left: typeof j.left === 'number' ? j.left : 0 };
-  } catch {
-    return { left: 0 };
-  }
-}
-
-/** Replaced atomically (no fsync: a lost or stale figure only moves the next collection by a bounded amount). */
-function writeGcState(file: string, state: { left: number }): void {
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
-  renameSync(tmp, file);
+export function collectionDue(o: { dropped: number; keep: number }): boolean {
+  return o.dropped >= Math.max(1, Math.ceil(o.keep * COLLECT_SHARE));
 }
 
 /**
- * Collects when `collectionDue` says the unnamed trees are worth it (`keep` 0: as soon as there is one). Costs a
- * listing of the trees and a read of the logs and pointers when it does not: the mark (every kept tree and every pack
- * index read) is paid once per tenth of `keep` dropped checkpoints instead of at every turn of a full session.
+ * Checkpoints dropped since the last collection, from `gc.json`. Not known — no file (a store no collection wrote
+ * it in yet, or from before it), a damaged or negative figure — counts as Infinity: due, and the collection writes it.
  */
-export async function collectIfDue(s: StoreFiles, keep: number): Promise<boolean> {
-  const named = namedTrees(s);
-  if (!dueFor(s, named, keep)) return false;
-  await collectStore(s, named);
-  return true;
-}
-
-function dueFor(s: StoreFiles, named: ReadonlySet<string>, keep: number): boolean {
-  let unnamed = 0;
-  for (const id of treeIds(s.treesDir)) if (!named.has(id)) unnamed++;
-  return collectionDue({ unnamed, left: readGcState(s.stateFile).left, named: named.size, keep });
-}
-
-/** Something dropped waits for a collection (a look without the lock: `collectIfDue(s, 0)` would collect). */
-export function collectionWaiting(s: StoreFiles): boolean {
+export function readDropped(file: string): number {
   try {
-    return dueFor(s, namedTrees(s), 0);
+    const n = (JSON.parse(readFileSync(file, 'utf8')) as { dropped?: unknown } | null)?.dropped;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : Infinity;
   } catch {
-    return true; // a log or tree listing changing under the look: ask under the lock
+    return Infinity;
   }
+}
+
+/** Replaced atomically, not fsynced: a power cut may lose a count, leaving at most one share more to wait once. */
+function writeDropped(file: string, dropped: number): void {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ dropped }), { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+/** Adds `n` dropped checkpoints to `gc.json` (before the log loses them); returns how many wait now. */
+export function countDropped(file: string, n: number): number {
+  const total = readDropped(file) + n;
+  if (n > 0 && Number.isFinite(total)) writeDropped(file, total);
+  return total;
 }
 
 /** The session logs in `sessionsDir` of sessions that no longer exist (`isLive` false), last written over `minAgeMs` ago. */

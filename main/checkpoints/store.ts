@@ -6,7 +6,7 @@
  *   sessions/<hash>.jsonl       each session's checkpoints and restores (log.ts)
  *   workspaces/<hash>.json      the latest tree of each workspace: the stat cache of the next snapshot
  *   journal.json                the operation in progress (crash recovery)
- *   gc.json                     what the last garbage collection left unnamed (when the next one is due, retention.ts)
+ *   gc.json                     checkpoints dropped since the last garbage collection (when the next is due, retention.ts)
  *
  * Why a content-addressed store of our own and not a shadow git (a second GIT_DIR with core.worktree, as Cline
  * does): no git is needed on the person's machine; the person's `.git` is never opened at all (a shadow git still
@@ -39,7 +39,7 @@ import { clearJournal, diskUsage, keyHash, newCheckpointId, writeJournal } from 
 import { applyStored, previewRestore, restoreLocked, type RestorePreview } from './restore.js';
 import type { Tree } from './tree.js';
 import { TreeFiles } from './tree-files.js';
-import { collectIfDue, collectionWaiting, collectStore, pruneLog, staleSessionLogs, type StoreFiles } from './retention.js';
+import { collectionDue, collectStore, countDropped, pruneLog, readDropped, staleSessionLogs, type StoreFiles } from './retention.js';
 
 export { CheckpointNotFoundError, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings, type RestorePlan, type SnapshotInput, type StoreOptions, type SwitchConversation } from './store-types.js';
 export { StalePreparedError } from './prepare.js';
@@ -344,11 +344,15 @@ export class CheckpointStore {
 
   /**
    * Drops what the session no longer keeps from its log (at once: what can be listed and restored), and collects
-   * once the trees nothing names are worth it (a tenth of `keep`; retention.ts `collectIfDue`).
+   * once a tenth of `keep` dropped checkpoints wait (retention.ts `collectionDue`).
    */
   private async retainLocked(sessionKey: string): Promise<void> {
     const { keep, maxAgeMs } = this.settings;
-    if (pruneLog(this.logFile(sessionKey), { keep, maxAgeMs, now: this.now() })) await collectIfDue(this.storeFiles(), keep);
+    const files = this.storeFiles();
+    let waiting = 0;
+    if (pruneLog(this.logFile(sessionKey), { keep, maxAgeMs, now: this.now() }, (n) => (waiting = countDropped(files.stateFile, n))) && collectionDue({ dropped: waiting, keep })) {
+      await collectStore(files);
+    }
   }
 
   private storeFiles(): StoreFiles {
@@ -398,9 +402,10 @@ export class CheckpointStore {
   async usage(): Promise<{ bytes: number; sessions: number }> {
     // Looked at without the lock first: the usual case (nothing waiting, or no store yet) neither waits for a turn's
     // snapshot nor creates the store.
-    if (!existsSync(this.dir) || !collectionWaiting(this.storeFiles())) return this.diskUsage();
+    const stateFile = this.storeFiles().stateFile;
+    if (!existsSync(this.sessionsDir) || readDropped(stateFile) === 0) return this.diskUsage();
     return this.locked(async () => {
-      await collectIfDue(this.storeFiles(), 0);
+      if (readDropped(stateFile) > 0) await this.gcLocked();
       return this.diskUsage();
     });
   }

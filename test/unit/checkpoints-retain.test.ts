@@ -1,39 +1,63 @@
 /**
- * X2 retention at the cap: a turn that drops a checkpoint collects only once the trees nothing names are worth it
- * (`collectionDue`, a tenth of `keep`), never more than that waits, what a person can list and restore is the same as
- * with a collection at every drop, Settings' figure (`usage`) never counts what waits, and `gc.json` (what the last
- * collection left unnamed) is advice only: missing, damaged or crafted, the store stays bounded.
+ * X2 retention at the cap: a turn that drops a checkpoint collects only once a tenth of `keep` dropped checkpoints
+ * wait (`collectionDue`, counted in `gc.json`), never more than that waits, what a person can list and restore is the
+ * same as with a collection at every drop, Settings' figure (`usage`) never counts what waits, and a `gc.json` that is
+ * missing or damaged makes the next drop collect (never wait for ever).
  */
 import fc from 'fast-check';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { collectionDue } from '../../main/checkpoints/retention.js';
+import { collectionDue, countDropped, readDropped } from '../../main/checkpoints/retention.js';
 import { CheckpointStore, DEFAULT_CHECKPOINT_SETTINGS } from '../../main/checkpoints/store.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
 const tmp = tempDirs('cpret');
 
 describe('collectionDue', () => {
-  it.each<[string, { unnamed: number; left: number; named: number; keep: number }, boolean]>([
-    ['nothing unnamed', { unnamed: 0, left: 0, named: 100, keep: 100 }, false],
-    ['one dropped tree, keep 100: waits', { unnamed: 1, left: 0, named: 100, keep: 100 }, false],
-    ['nine dropped trees, keep 100: waits', { unnamed: 9, left: 0, named: 100, keep: 100 }, false],
-    ['a tenth of keep dropped: collects', { unnamed: 10, left: 0, named: 100, keep: 100 }, true],
-    ['the base the last collection left is not garbage', { unnamed: 10, left: 1, named: 100, keep: 100 }, false],
-    ['the base left and a tenth of keep: collects', { unnamed: 11, left: 1, named: 100, keep: 100 }, true],
-    ['keep 15: two trees (rounded up)', { unnamed: 1, left: 0, named: 15, keep: 15 }, false],
-    ['keep 15: two trees collect', { unnamed: 2, left: 0, named: 15, keep: 15 }, true],
-    ['keep 2: every drop collects (as before)', { unnamed: 1, left: 0, named: 2, keep: 2 }, true],
-    ['keep 0 (usage): anything waiting collects', { unnamed: 1, left: 0, named: 2, keep: 0 }, true],
-    ['keep 0 (usage): nothing waiting', { unnamed: 1, left: 1, named: 2, keep: 0 }, false],
-    ['a crafted huge left counts as one base per named tree at most', { unnamed: 110, left: 1e9, named: 100, keep: 100 }, true],
-    ['…and still waits below that bound', { unnamed: 109, left: 1e9, named: 100, keep: 100 }, false],
-    ['a negative left counts as none', { unnamed: 10, left: -50, named: 100, keep: 100 }, true],
-    ['a fractional left counts as none', { unnamed: 10, left: 5.5, named: 100, keep: 100 }, true],
-    ['NaN left counts as none', { unnamed: 10, left: NaN, named: 100, keep: 100 }, true],
+  it.each<[string, { dropped: number; keep: number }, boolean]>([
+    ['nothing dropped', { dropped: 0, keep: 100 }, false],
+    ['one drop, keep 100: waits', { dropped: 1, keep: 100 }, false],
+    ['nine drops, keep 100: waits', { dropped: 9, keep: 100 }, false],
+    ['a tenth of keep: collects', { dropped: 10, keep: 100 }, true],
+    ['more at once (maxAgeDays): collects', { dropped: 57, keep: 100 }, true],
+    ['keep 15: two drops (rounded up), one waits', { dropped: 1, keep: 15 }, false],
+    ['keep 15: two drops collect', { dropped: 2, keep: 15 }, true],
+    ['keep 2: every drop collects (as before)', { dropped: 1, keep: 2 }, true],
+    ['keep 0: every drop collects', { dropped: 1, keep: 0 }, true],
+    ['not known (no or a damaged gc.json): collects', { dropped: Infinity, keep: 100 }, true],
   ])('%s', (_name, o, due) => {
     expect(collectionDue(o)).toBe(due);
+  });
+});
+
+describe('readDropped / countDropped (gc.json)', () => {
+  it.each<[string, string | null, number]>([
+    ['no file: not known', null, Infinity],
+    ['a count', '{"dropped":3}', 3],
+    ['zero', '{"dropped":0}', 0],
+    ['torn', '{"dropped":', Infinity],
+    ['negative', '{"dropped":-5}', Infinity],
+    ['fractional', '{"dropped":1.5}', Infinity],
+    ['a string', '{"dropped":"3"}', Infinity],
+    ['null', 'null', Infinity],
+    ['huge past safe integers', '{"dropped":1e300}', Infinity],
+  ])('%s', (_name, text, n) => {
+    const file = path.join(tmp('gc'), 'gc.json');
+    if (text !== null) writeFileSync(file, text);
+    expect(readDropped(file)).toBe(n);
+  });
+
+  it('adds drops before the log loses them; a figure not known stays not known (and is not written)', () => {
+    const file = path.join(tmp('gc'), 'gc.json');
+    writeFileSync(file, '{"dropped":2}');
+    expect(countDropped(file, 3)).toBe(5);
+    expect(readDropped(file)).toBe(5);
+    expect(countDropped(file, 0)).toBe(5);
+    writeFileSync(file, 'junk');
+    expect(countDropped(file, 1)).toBe(Infinity);
+    expect(readFileSync(file, 'utf8')).toBe('junk');
   });
 });
 
@@ -59,6 +83,19 @@ function named(home: string): Set<string> {
   for (const n of list(path.join(home, 'workspaces')).filter((x) => x.endsWith('.json'))) out.add(JSON.parse(readFileSync(path.join(home, 'workspaces', n), 'utf8')).tree);
   return out;
 }
+/** The bases the named trees that are deltas are stored against (read by the test from the tree files). */
+function bases(home: string): Set<string> {
+  const out = new Set<string>();
+  for (const id of named(home)) {
+    try {
+      const t = JSON.parse(gunzipSync(readFileSync(path.join(home, 'trees', `${id}.json.gz`))).toString('utf8')) as { base?: string };
+      if (t.base) out.add(t.base);
+    } catch {
+      /* not on disk */
+    }
+  }
+  return out;
+}
 const unnamed = (home: string) => [...treeFiles(home)].filter((id) => !named(home).has(id));
 
 describe('retention at the cap', () => {
@@ -72,25 +109,28 @@ describe('retention at the cap', () => {
       writeFileSync(path.join(root, 'file.txt'), `version ${String(i).padStart(3, '0')} `.repeat(200)); // 2 KB, one content per turn
       trees.push((await store.snapshot({ sessionKey: 's', root, label: `turn ${i}` })).tree);
     };
-    for (let i = 0; i < 20; i++) await turn(i);
+    const dropped = () => readDropped(path.join(home, 'gc.json'));
+    for (let i = 0; i < 21; i++) await turn(i); // the first drop (no gc.json yet: not known) collects at once
+    expect(dropped()).toBe(0);
     const full = packBytes(home);
-    await turn(20); // drops turn 0: listed no more, its tree and version 0 wait
-    expect(store.list('s').map((r) => r.label)).toEqual(Array.from({ length: 20 }, (_, k) => `turn ${k + 1}`));
-    expect(treeFiles(home).has(trees[0]!)).toBe(true);
+    await turn(21); // drops turn 1: listed no more, its tree and version 1 wait
+    expect(store.list('s').map((r) => r.label)).toEqual(Array.from({ length: 20 }, (_, k) => `turn ${k + 2}`));
+    expect(dropped()).toBe(1);
+    expect(treeFiles(home).has(trees[1]!)).toBe(true);
     expect(packBytes(home)).toBeGreaterThan(full);
-    await turn(21); // drops turn 1: two trees wait (a tenth of 20): collected, and the contents only they held
+    await turn(22); // drops turn 2: two wait (a tenth of 20): collected, and the contents only they held
+    expect(dropped()).toBe(0);
+    expect(treeFiles(home).has(trees[1]!)).toBe(false);
+    expect(treeFiles(home).has(trees[2]!)).toBe(false);
     // The first tree is the base every later one is stored as a delta against: unnamed, yet live.
     expect(treeFiles(home).has(trees[0]!)).toBe(true);
-    expect(treeFiles(home).has(trees[1]!)).toBe(false);
-    expect(packBytes(home)).toBeLessThanOrEqual(full); // versions 0 and 1 gone, 20 and 21 in
-    // What the collection left unnamed is remembered, so it is not taken for garbage at the next turn.
-    expect(unnamed(home)).toEqual([trees[0]]);
-    expect(JSON.parse(readFileSync(path.join(home, 'gc.json'), 'utf8'))).toEqual({ left: 1 });
-    await turn(22);
-    expect(treeFiles(home).has(trees[2]!)).toBe(true); // one waits
-    const waiting = (await new CheckpointStore(home, { onNotice: () => {} }).usage()).bytes; // Settings: collects first
-    expect(treeFiles(home).has(trees[2]!)).toBe(false);
-    expect(store.diskUsage().bytes).toBe(waiting);
+    expect(packBytes(home)).toBeLessThanOrEqual(full); // versions 1 and 2 gone, 21 and 22 in
+    await turn(23);
+    expect(treeFiles(home).has(trees[3]!)).toBe(true); // one waits
+    const shown = (await new CheckpointStore(home, { onNotice: () => {} }).usage()).bytes; // Settings: collects first
+    expect(treeFiles(home).has(trees[3]!)).toBe(false);
+    expect(dropped()).toBe(0);
+    expect(store.diskUsage().bytes).toBe(shown);
     // Every listed checkpoint still restores exactly, read back by a fresh store.
     for (const r of store.list('s')) {
       await new CheckpointStore(home, { onNotice: () => {} }).restore({ sessionKey: 's', id: r.id, files: true });
@@ -107,27 +147,24 @@ describe('retention at the cap', () => {
 
   it.each([
     ['missing', null],
-    ['damaged', '{"left": '],
-    ['crafted huge', JSON.stringify({ left: 1e9 })],
-    ['crafted not a number', JSON.stringify({ left: 'all' })],
-  ])('gc.json %s, rewritten before every turn: what waits stays bounded', async (_name, text) => {
+    ['damaged', '{"dropped": '],
+    ['crafted negative', JSON.stringify({ dropped: -1e9 })],
+    ['crafted not a number', JSON.stringify({ dropped: 'none' })],
+  ])('gc.json %s, rewritten before every turn: every drop collects (nothing waits)', async (_name, text) => {
     const root = tmp('ws');
     const home = tmp('home');
     for (let i = 0; i < 10; i++) writeFileSync(path.join(root, `stable${i}.txt`), `stable ${i}`);
     const keep = 20;
     const store = new CheckpointStore(home, { settings: settings(keep), onNotice: () => {} });
-    let most = 0;
-    for (let i = 0; i < 90; i++) {
+    const trees: string[] = [];
+    for (let i = 0; i < 40; i++) {
       if (text === null) rmSync(path.join(home, 'gc.json'), { force: true });
       else writeFileSync(path.join(home, 'gc.json'), text);
       writeFileSync(path.join(root, 'file.txt'), `version ${i}`);
-      await store.snapshot({ sessionKey: 's', root, label: `turn ${i}` });
-      most = Math.max(most, unnamed(home).length);
+      trees.push((await store.snapshot({ sessionKey: 's', root, label: `turn ${i}` })).tree);
+      if (i >= keep) expect(treeFiles(home).has(trees[i - keep]!)).toBe(i - keep === 0); // only the base stays
     }
     expect(store.list('s')).toHaveLength(keep);
-    // At most one base per named tree is taken on trust, plus a tenth of keep: never the 70 dropped trees.
-    expect(most).toBeLessThanOrEqual(named(home).size + keep / 10);
-    expect(most).toBeLessThan(70);
   });
 });
 
@@ -176,17 +213,10 @@ describe('retention at the cap: random histories (fast-check)', () => {
           }
           // What can be listed is what a collection at every drop would list: the last `keep` turns.
           expect(store.list('s').map((r) => r.id)).toEqual(taken.slice(-keep).map((t) => t.id));
-          // What waits: fewer trees than a tenth of keep, beyond the bases the last collection left.
-          const leftFile = path.join(dir, 'gc.json');
-          const left = (() => {
-            try {
-              return (JSON.parse(readFileSync(leftFile, 'utf8')) as { left: number }).left;
-            } catch {
-              return 0;
-            }
-          })();
-          expect(unnamed(dir).length).toBeLessThan(left + share);
-          if (unnamed(dir).length > left) waited++;
+          // What waits: fewer dropped trees than a tenth of keep (the bases of named deltas are live, not waiting).
+          const waiting = unnamed(dir).filter((id) => !bases(dir).has(id)).length;
+          expect(waiting).toBeLessThan(share);
+          if (waiting > 0) waited++;
         }
         // Every listed checkpoint restores exactly, from a fresh store after Settings collected what waited.
         const before = (await new CheckpointStore(dir, { onNotice: () => {} }).usage()).bytes;
