@@ -85,10 +85,10 @@ export function createCheckpointGate(deps: GateDeps): CheckpointGate {
   };
   const { prefetch } = deps;
   /**
-   * Captures to start when their run first waits for its model, by run (`waiting`): the worker thread is not started
-   * yet. Its start (Node's bootstrap of the thread, ≈ 100 ms of CPU) and the walk would otherwise run beside the run's
-   * own setup — in the CLI the loading of the provider's SDK and the first request, which they slowed by ≈ 40 ms on a
-   * 2-core machine — where while the request is out the process has little else to do.
+   * Captures to start when their run first waits for its model, by run (`waiting`): the worker thread is not
+   * started yet. Its start (Node's bootstrap of the thread, ≈ 100 ms of CPU) and the walk would otherwise run
+   * beside the run's own set-up — in the CLI the loading of the provider's SDK and the first request, which they
+   * slowed by ≈ 40 ms on a 2-core machine — while once the request is out the process has little else to do.
    */
   const coldStarts = new Map<string, () => void>();
   if (deps.events) {

@@ -8,9 +8,9 @@
  *
  * What the checkpoint then records is the folder as it was when the capture started. Between that moment and the
  * turn's first mutating call the agent itself changes nothing (every tool that changes the folder passes the gate
- * first); only the person (or another program) can, and restoring that turn takes such a change back too. The gate throws the
- * prepared capture away and captures again when another run of this process changed the folder in between, or the
- * folder was checkpointed meanwhile (the store's pointer moved).
+ * first); only the person (or another program) can, and restoring that turn takes such a change back too. The gate
+ * throws the prepared capture away and captures again when another run of this process changed the folder in
+ * between, or the folder was checkpointed meanwhile (the store's pointer moved).
  *
  * A run that ends without a mutating call records nothing: its prepared capture is dropped and its temporary pack
  * removed (a pack left by a killed process is removed by the next garbage collection or recovery). When the worker
