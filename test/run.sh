@@ -72,7 +72,15 @@ fi
 AGENTDESK_TEST_CPU_LOG="$(mktemp)"
 export AGENTDESK_TEST_CPU_LOG
 chromium_log="$(mktemp)"
-npx vitest run --project chromium > "$chromium_log" 2>&1 &
+chromium_cmd=(npx vitest run --project chromium)
+if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && command -v gnome-keyring-daemon >/dev/null; then
+  # The Chromium tests get a keychain of their own (a second private D-Bus session and gnome-keyring): side by side,
+  # a key one of them stores (a profile "provider:label") would otherwise join the key rotation of a Node test that
+  # uses the same provider name at that moment — a CLI turn in failover.test.ts once retried with such a key.
+  chromium_cmd=(env XDG_DATA_HOME="$(mktemp -d)" dbus-run-session -- bash -c \
+    'echo -n agentdesk-test | gnome-keyring-daemon --unlock --components=secrets > /dev/null && exec "$@"' keyring "${chromium_cmd[@]}")
+fi
+"${chromium_cmd[@]}" > "$chromium_log" 2>&1 &
 chromium=$!
 echo "== tests: Node (the Chromium tests run beside them; their output follows)"
 node_rc=0
