@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { CheckpointStore, DEFAULT_CHECKPOINT_SETTINGS } from '../../main/checkpoints/store.js';
 import { makeWorkspace } from './checkpoints.js';
+import { median } from './stats.js';
 
 const keep = Number(process.env.KEEP ?? 100);
 const turns = Number(process.env.TURNS ?? 30);
@@ -47,7 +48,6 @@ async function turn(): Promise<Turn> {
   return out;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const show = (what: string, rs: Turn[]) => {
   const w = rs.map((r) => r.wall);
